@@ -1,0 +1,217 @@
+"""The ``kassen`` command."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from kassen.engine.dice import parse_faces
+from kassen.engine.errors import KassenError
+from kassen.engine.events import events_for_seat
+from kassen.rulesets.registry import GAMES, load_game
+
+app = typer.Typer(
+    name="kassen",
+    help="Kassen (合戦): Sengoku-era samurai wargames with every rule enforced.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+scenarios_app = typer.Typer(help="List the battles a game ships, or draw one.", invoke_without_command=True)
+app.add_typer(scenarios_app, name="scenarios")
+
+
+def console() -> Console:
+    return Console(highlight=False)
+
+
+def fail(message: str) -> None:
+    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(2)
+
+
+def _game(game_id: str) -> Any:
+    try:
+        return load_game(game_id)
+    except KassenError as exc:
+        fail(str(exc))
+
+
+@app.command()
+def games() -> None:
+    """List the rule systems Kassen plays."""
+    t = Table("id", "game")
+    for gid, (_, _, desc) in GAMES.items():
+        t.add_row(gid, desc)
+    console().print(t)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="Game id (see `kassen games`).")] = "cc-samurai",
+    scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
+    players: Annotated[str, typer.Option(help="One player per seat: human, random, greedy; e.g. human,random.")] = "human,random",
+    seed: Annotated[int | None, typer.Option(help="Random seed (default: from the clock).")] = None,
+    load: Annotated[Path | None, typer.Option(help="Resume a saved game.")] = None,
+    tui: Annotated[bool, typer.Option("--tui/--no-tui", help="Play in the terminal (the only front end so far).")] = True,
+) -> None:
+    """Play a battle in the terminal: you against the AI, hot-seat, or watch AI against AI."""
+    from kassen.cli.tui import run_tui
+
+    try:
+        run_tui(game, scenario, players, seed, load)
+    except KassenError as exc:
+        fail(str(exc))
+
+
+@app.command()
+def run(
+    position: Annotated[Path, typer.Argument(help="Scenario/position file (TOML) or saved state (JSON).")],
+    actions: Annotated[Path | None, typer.Option(help="File of actions in notation, one per line.")] = None,
+    dice: Annotated[str | None, typer.Option(help="Die faces to force, in order: c t s f h x (e.g. 'x,f,s').")] = None,
+    game: Annotated[str, typer.Option(help="Game id.")] = "cc-samurai",
+    seed: Annotated[int, typer.Option(help="Seed for the deck shuffles.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the state and events as JSON.")] = False,
+) -> None:
+    """Load a position, apply actions with forced dice, and print the result."""
+    g = _game(game)
+    try:
+        if position.suffix == ".json":
+            try:
+                data = json.loads(position.read_text())
+            except (OSError, json.JSONDecodeError) as exc:
+                fail(f"{position}: cannot read JSON state: {exc}")
+            state = g.state_from_json(data)
+        else:
+            state = g.new_state(str(position), seed)
+        if dice:
+            state = state.with_forced_dice(parse_faces(dice))
+        lines: list[str] = []
+        if actions is not None:
+            try:
+                lines = [ln.strip() for ln in actions.read_text().splitlines()]
+            except OSError as exc:
+                fail(f"{actions}: {exc.strerror}")
+        events: list[Any] = list(state.events)
+        for i, a in enumerate(ln for ln in lines if ln and not ln.startswith("#")):
+            try:
+                state = state.apply(a)
+            except KassenError as exc:
+                fail(f"action {i + 1} ({a!r}): {exc}")
+            events.extend(state.events)
+    except KassenError as exc:
+        fail(str(exc))
+    if as_json:
+        out = {
+            "state": state.to_json(),
+            "events": [e.to_json() for e in events],
+            "to_move": state.to_move(),
+            "legal_actions": state.legal_actions(),
+            "result": state.result().to_json() if state.result() else None,
+        }
+        sys.stdout.write(json.dumps(out, indent=1) + "\n")
+        return
+    c = console()
+    for e in events_for_seat(events, None):
+        c.print(f"• {e.text}")
+    res = state.result()
+    if res:
+        c.print(f"[bold]Result:[/] {res.reason}, winner {g.seats[res.winner] if res.winner is not None else 'none'}")
+    else:
+        c.print(f"[bold]To move:[/] {g.seats[state.to_move()]} — {', '.join(state.legal_actions()[:20])}")
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai") -> None:
+    """Print a game's unit and terrain tables."""
+    if game != "cc-samurai":
+        fail(f"no rules tables for {game!r} yet")
+    from kassen.rulesets.cc_samurai.data import load_tables
+
+    t = load_tables()
+    c = console()
+    ut = Table("code", "unit", "symbol", "blocks", "move", "battle after moving", "close", "ranged", "notes",
+               title="Units", show_lines=True)
+    for code, u in t.units.items():
+        rng = ", ".join(f"{d} hex: {n}" for d, n in sorted(u.ranged.items()))
+        if u.ranged_moved is not None:
+            rng += f"; after moving {u.ranged_moved}"
+        close = "1 per block" if u.dice_per_block else str(u.close)
+        bm = "no" if u.battle_move == 0 else f"up to {u.battle_move}"
+        ut.add_row(code, u.name, u.symbol, str(u.blocks), str(u.move), bm, close, rng or "-", u.notes)
+    c.print(ut)
+    tt = Table("terrain", "stops", "blocks sight", "on: close/ranged (inf|cav)", "into: close (inf|cav)/ranged",
+               title="Terrain (dice maxima; - = no limit, 0 = may not battle)", show_lines=True)
+
+    def f(v: int | None) -> str:
+        return "-" if v is None else str(v)
+
+    for slug, ter in t.terrain.items():
+        tt.add_row(
+            ter.name + (" (impassable)" if ter.impassable else ""),
+            "yes" if ter.stop else "",
+            "hill rules" if ter.hill else ("yes" if ter.blocks_los else ""),
+            f"{f(ter.on_close_inf)}|{f(ter.on_close_cav)} / {f(ter.on_ranged_inf)}|{f(ter.on_ranged_cav)}",
+            f"{f(ter.into_close_inf)}|{f(ter.into_close_cav)} / {f(ter.into_ranged)}",
+        )
+    c.print(tt)
+
+
+@scenarios_app.callback()
+def scenarios_list(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List scenarios: name, year, sides, banners to win."""
+    if ctx.invoked_subcommand is not None:
+        return
+    g = _game(game)
+    rows = []
+    for sid in g.scenarios():
+        scen = g.load_scenario(sid)
+        m = scen.scenario
+        rows.append({"id": sid, "name": m.name, "year": m.year, "sides": [m.red_name, m.blue_name],
+                     "first": m.first, "banners": m.victory_banners})
+    if as_json:
+        sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+        return
+    t = Table("id", "name", "year", "sides", "first", "banners")
+    for r in rows:
+        t.add_row(r["id"], r["name"], str(r["year"] or "-"), " vs ".join(r["sides"]), r["first"], str(r["banners"]))
+    console().print(t)
+
+
+@scenarios_app.command("show")
+def scenarios_show(
+    name: Annotated[str, typer.Argument(help="Scenario id or file.")],
+    game: Annotated[str, typer.Option(help="Game id.")] = "cc-samurai",
+) -> None:
+    """Draw a scenario's starting map in the terminal."""
+    from kassen.cli.render import render_board
+
+    g = _game(game)
+    try:
+        state = g.new_state(name, 0)
+    except KassenError as exc:
+        fail(str(exc))
+    scen = g.load_scenario(name)
+    c = console()
+    c.print(f"[bold]{scen.scenario.name}[/]" + (f" ({scen.scenario.year})" if scen.scenario.year else ""))
+    if scen.scenario.note:
+        c.print(scen.scenario.note)
+    c.print(render_board(state.observation(None)))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

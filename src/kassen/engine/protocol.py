@@ -1,0 +1,140 @@
+"""The game protocol every ruleset implements.
+
+A *game* holds static facts (id, name, seats, rules version) and makes states.
+A *state* is a moment of play. It is immutable from the outside:
+``state.apply(action)`` returns a new state and leaves the old one as it was.
+
+- ``to_move()`` is whose decision it is: a seat index, ``CHANCE`` for an explicit
+  chance node (then ``chance_outcomes()`` lists outcomes with probabilities), or
+  ``None`` when the game is over.
+- ``legal_actions()`` lists the actions of the seat to move, in their text notation.
+  An action *is* its notation: a short string that round-trips by construction.
+- ``apply(action)`` checks legality; an illegal action raises
+  :class:`~kassen.engine.errors.IllegalActionError` and changes nothing.
+- ``events`` are the events the last ``apply`` produced (see :mod:`kassen.engine.events`).
+- ``observation(seat)`` is a JSON object with nothing that seat may not see;
+  ``secrets(seat)`` lists strings that must never appear in it (the contract test
+  checks this after every action).
+- ``to_json()`` / ``Game.state_from_json()`` round-trip a state exactly.
+
+Randomness comes only from the state: a seeded :class:`~kassen.engine.rng.Rng` in
+the state, or explicit ``CHANCE`` nodes. Rulesets that roll dice internally also
+accept *forced* dice (``with_forced_dice``) so tests and tools can fix every roll.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kassen.engine.events import Event
+
+JSON = dict[str, Any]
+
+#: ``to_move()`` value for an explicit chance node.
+CHANCE = -1
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended: the winning seat (``None`` for a draw) and why."""
+
+    winner: int | None
+    reason: str
+    scores: tuple[float, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> JSON:
+        return {"winner": self.winner, "reason": self.reason, "scores": list(self.scores)}
+
+    @classmethod
+    def from_json(cls, d: JSON) -> Result:
+        return cls(d["winner"], str(d["reason"]), tuple(d.get("scores", ())))
+
+
+class Game(ABC):
+    """Static facts about a ruleset, and the factory of its states."""
+
+    #: short id used on the command line, e.g. ``"cc-samurai"``
+    id: str = ""
+    #: human name
+    name: str = ""
+    #: bumped whenever a rule change could change a replay
+    rules_version: str = "1"
+    #: seat names, in seat order
+    seats: tuple[str, ...] = ()
+
+    @abstractmethod
+    def new_state(self, scenario: str | None = None, seed: int = 0, **options: Any) -> State:
+        """The starting state of ``scenario`` (``None``: the introductory one)."""
+
+    @abstractmethod
+    def state_from_json(self, data: JSON) -> State:
+        """Rebuild a state from :meth:`State.to_json` output (raises ``FormatError``)."""
+
+    def scenarios(self) -> list[str]:
+        """Names of the scenarios this game ships."""
+        return []
+
+    def default_scenario(self) -> str | None:
+        names = self.scenarios()
+        return names[0] if names else None
+
+
+class State(ABC):
+    """One moment of a game. Treat it as immutable: ``apply`` returns a new state."""
+
+    game: Game
+    events: tuple[Event, ...] = ()
+
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat whose decision it is, ``CHANCE``, or ``None`` if the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[str]:
+        """Legal actions of the seat to move (empty when the game is over)."""
+
+    @abstractmethod
+    def apply(self, action: str) -> State:
+        """The state after ``action``; raises ``IllegalActionError`` if it is not legal."""
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once the game is over, else ``None``."""
+
+    @abstractmethod
+    def observation(self, seat: int | None) -> JSON:
+        """What ``seat`` sees (``None``: a spectator, who sees only public information)."""
+
+    @abstractmethod
+    def to_json(self) -> JSON:
+        """The whole state, hidden parts included, as JSON."""
+
+    def is_terminal(self) -> bool:
+        return self.to_move() is None
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        """At a ``CHANCE`` node: each outcome action with its probability."""
+        return []
+
+    def secrets(self, seat: int | None) -> set[str]:
+        """Strings that must never appear in ``observation(seat)`` (hidden card ids, ...)."""
+        return set()
+
+    def describe_action(self, action: str) -> str:
+        """A longer English reading of an action, for menus."""
+        return action
+
+
+def apply(state: State, action: str) -> State:
+    """Functional form of :meth:`State.apply`."""
+    return state.apply(action)
+
+
+def play_out(state: State, actions: Sequence[str]) -> State:
+    """Apply ``actions`` in order."""
+    for a in actions:
+        state = state.apply(a)
+    return state

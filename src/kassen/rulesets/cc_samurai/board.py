@@ -1,0 +1,62 @@
+"""The C&C Samurai battlefield: geometry, sections and the pieces on it."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from kassen.engine.hexgrid import Hex, HexBoard
+
+SIDE_NAMES = ("red", "blue")
+
+#: Section lines in doubled-width x: between the 4th and 5th hex of full rows and
+#: through the 5th and 9th hex (counting the half-hex as 1st) of short rows.
+#: See docs/rulings.md, "Board sections".
+LEFT_LINE = 8
+RIGHT_LINE = 16
+
+
+class Unit(NamedTuple):
+    uid: str
+    type: str
+    side: int
+    blocks: int
+
+
+class Leader(NamedTuple):
+    lid: str
+    kind: str  # foot | mounted | commander
+    side: int
+
+
+_BOARD = HexBoard(12, 11)
+
+
+def board() -> HexBoard:
+    """The 12 x 11 battlefield (shared, immutable)."""
+    return _BOARD
+
+
+def sections_of(h: Hex, side: int, bottom: int) -> frozenset[str]:
+    """The sections ``h`` belongs to, from the point of view of ``side``'s player.
+
+    The bottom player's left is the low-x edge; the top player faces the other
+    way, so his left is the high-x edge. A hex cut by a dotted line is in both.
+
+    >>> sorted(sections_of((8, 1), 0, 0))
+    ['center', 'left']
+    >>> sorted(sections_of((8, 1), 1, 0))
+    ['center', 'right']
+    """
+    x = h[0]
+    out: set[str] = set()
+    if x <= LEFT_LINE:
+        out.add("left")
+    if LEFT_LINE <= x <= RIGHT_LINE:
+        out.add("center")
+    if x >= RIGHT_LINE:
+        out.add("right")
+    # full-row hexes never sit on a line (x odd), short-row hexes at 8 / 16 do
+    if side != bottom:
+        swap = {"left": "right", "right": "left", "center": "center"}
+        out = {swap[s] for s in out}
+    return frozenset(out)

@@ -1,0 +1,149 @@
+"""The C&C Samurai game: static facts, setup from a scenario, and states from JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kassen.engine.errors import FormatError
+from kassen.engine.protocol import Game
+from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai.board import Leader, Unit, board
+from kassen.rulesets.cc_samurai.data import Tables, load_tables
+from kassen.rulesets.cc_samurai.scenario import (
+    Scenario,
+    builtin_scenarios,
+    load_builtin,
+    load_scenario_file,
+)
+from kassen.rulesets.cc_samurai.state import POOL_TOTAL, CCState
+
+DEFAULT_SCENARIO = "first-samurai-skirmish"
+
+
+class CCSamuraiGame(Game):
+    """Commands & Colors: Samurai Battles (GMT Games)."""
+
+    id = "cc-samurai"
+    name = "Commands & Colors: Samurai Battles"
+    rules_version = "1"
+    seats = ("Red", "Blue")
+
+    def __init__(self) -> None:
+        self.tables: Tables = load_tables()
+
+    # Tactic cards arrive with the Command-card issue; until then the deck holds
+    # the 39 Section cards (see docs/rulings.md, "Command deck of this release").
+    def card_playable(self, slug: str) -> bool:
+        return self.tables.command[slug].kind == "section"
+
+    def side_label(self, state: CCState, side: int) -> str:
+        return self.seats[side]
+
+    def scenarios(self) -> list[str]:
+        ids = list(builtin_scenarios())
+        ids.sort(key=lambda s: (s != DEFAULT_SCENARIO, s))
+        return ids
+
+    def default_scenario(self) -> str:
+        return DEFAULT_SCENARIO
+
+    def load_scenario(self, scenario: str | None) -> Scenario:
+        """A built-in scenario id, or a path to a scenario/position file."""
+        if scenario is None:
+            return load_builtin(DEFAULT_SCENARIO)
+        path = Path(scenario)
+        if scenario.endswith(".toml") or path.exists():
+            return load_scenario_file(path)
+        return load_builtin(scenario)
+
+    def new_state(self, scenario: str | None = None, seed: int = 0, **options: Any) -> CCState:
+        return self.setup(self.load_scenario(scenario), seed)
+
+    def setup(self, scen: Scenario, seed: int) -> CCState:
+        """Setting Up the Game, steps 1-11, then any position overrides."""
+        t = self.tables
+        b = board()
+        s = CCState(self)
+        s.rng = Rng(seed)
+        meta = scen.scenario
+        s.scenario_id, s.scenario_name = meta.id, meta.name
+        s.victory = meta.victory_banners
+        s.tent_banners, s.exit_banners = scen.rules.tent_banners, scen.rules.exit_banners
+        s.bottom = 0 if meta.bottom == "red" else 1
+        for slug, hexes in scen.terrain.items():
+            for h in hexes:
+                s.terrain[b.parse(h)] = slug
+        for side in (0, 1):
+            army = scen.army(side)
+            if army.tent:
+                th = b.parse(army.tent)
+                s.tents[side] = th
+                s.terrain[th] = "tent"
+            s.exits[side] = [b.parse(e) for e in army.exits]
+            nu = nl = 0
+            letter = "rb"[side]
+            for p in army.pieces:
+                h = b.parse(p.at)
+                if p.unit is not None:
+                    nu += 1
+                    uid = f"{letter}u{nu}"
+                    blocks = p.blocks or t.units[p.unit].blocks
+                    s.units[h] = Unit(uid, p.unit, side, blocks)
+                    s.start_blocks[uid] = blocks
+                if p.leader is not None:
+                    nl += 1
+                    s.leaders[h] = Leader(f"{letter}l{nl}", p.leader, side)
+            s.command[side] = army.command
+        pos = scen.position
+        # decks
+        cmd_ids = [cid for cid, slug in t.command_ids.items() if self.card_playable(slug)]
+        dr_ids = list(t.dragon_ids)
+        s.cmd_deck = s.rng.shuffled(cmd_ids)
+        s.dr_deck = s.rng.shuffled(dr_ids)
+        for side in (0, 1):
+            army = scen.army(side)
+            sp = (pos.red if side == 0 else pos.blue) if pos else None
+            if sp is not None and sp.hand is not None:
+                s.hands[side] = [_take(s.cmd_deck, t.command_ids, slug, "Command") for slug in sp.hand]
+            else:
+                s.hands[side] = [s.cmd_deck.pop() for _ in range(min(army.command, len(s.cmd_deck)))]
+            if sp is not None and sp.dragons is not None:
+                s.dragons[side] = [_take(s.dr_deck, t.dragon_ids, slug, "Dragon") for slug in sp.dragons]
+            else:
+                s.dragons[side] = [s.dr_deck.pop() for _ in range(min(army.dragon, len(s.dr_deck)))]
+            honor = sp.honor if sp is not None and sp.honor is not None else army.honor
+            s.honor[side] = honor
+            if sp is not None and sp.banners is not None:
+                s.banners[side] = sp.banners
+                s.objectives[side] = sp.banners
+            if sp is not None and sp.command is not None:
+                s.command[side] = sp.command
+        s.pool = POOL_TOTAL - sum(s.honor)
+        if s.pool < 0:
+            raise FormatError(f"{meta.id}: the reserves exceed the {POOL_TOTAL} Honor & Fortune tokens")
+        s.active = 0 if meta.first == "red" else 1
+        if pos is not None:
+            if pos.active is not None:
+                s.active = 0 if pos.active == "red" else 1
+            s.turn = pos.turn
+            if pos.command_deck is not None:
+                top = [_take(s.cmd_deck, t.command_ids, slug, "Command") for slug in pos.command_deck]
+                s.cmd_deck = s.cmd_deck + list(reversed(top))
+            if pos.dragon_deck is not None:
+                top = [_take(s.dr_deck, t.dragon_ids, slug, "Dragon") for slug in pos.dragon_deck]
+                s.dr_deck = s.dr_deck + list(reversed(top))
+            for side_name, slug in pos.last_played.items():
+                s.last_played[0 if side_name == "red" else 1] = slug
+        s.begin_game()
+        return s
+
+    def state_from_json(self, data: dict[str, Any]) -> CCState:
+        return CCState.from_json(self, data)
+
+
+def _take(deck: list[str], ids: dict[str, str], slug: str, what: str) -> str:
+    for i in range(len(deck) - 1, -1, -1):
+        if ids[deck[i]] == slug:
+            return deck.pop(i)
+    raise FormatError(f"position: no {what} card {slug!r} left in the deck (too many copies asked for?)")

@@ -1,0 +1,247 @@
+"""Scenario and position files (TOML), validated with pydantic.
+
+A *scenario* describes a battle's start; a *position* is a scenario file with a
+``[position]`` table that overrides hands, decks, reserves, banners and whose
+turn it is, so any start-of-turn situation can be written in one file. (Any
+moment at all, mid-combat included, is a saved state: ``State.to_json()``.)
+See ``docs/formats.md``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from kassen.engine.errors import FormatError
+from kassen.engine.hexgrid import HexBoard
+
+SCENARIO_DIR = Path(__file__).parent / "scenarios"
+SIDES = ("red", "blue")
+
+SideName = Literal["red", "blue"]
+
+
+class Piece(BaseModel):
+    """A unit (``unit``), a lone Leader (``leader`` only), or a unit with a Leader."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    at: str
+    unit: str | None = None
+    leader: Literal["foot", "mounted", "commander"] | None = None
+    blocks: int | None = Field(default=None, ge=1, le=4)
+
+    @model_validator(mode="after")
+    def _something(self) -> Piece:
+        if self.unit is None and self.leader is None:
+            raise ValueError("a piece needs a 'unit', a 'leader' or both")
+        if self.leader == "commander" and self.unit not in (None, "BG"):
+            raise ValueError("an Army Commander stands only with his bodyguards (unit = 'BG')")
+        return self
+
+
+class Army(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    command: int = Field(ge=1, le=12, description="Command cards dealt (the player's command)")
+    dragon: int = Field(ge=0, le=10)
+    honor: int = Field(ge=0, le=30)
+    pieces: list[Piece]
+    tent: str | None = None
+    exits: list[str] = Field(default_factory=list)
+
+
+class Meta(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    name: str
+    year: int | None = None
+    historical: bool = True
+    note: str = ""
+    first: SideName
+    bottom: SideName
+    victory_banners: int = Field(ge=1, le=20)
+    red_name: str = "Red"
+    blue_name: str = "Blue"
+
+
+class SpecialRules(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tent_banners: int = 3
+    exit_banners: int = 1
+    notes: list[str] = Field(default_factory=list)
+
+
+class SidePosition(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    hand: list[str] | None = None
+    dragons: list[str] | None = None
+    honor: int | None = Field(default=None, ge=0)
+    banners: int | None = Field(default=None, ge=0)
+    command: int | None = Field(default=None, ge=1)
+
+
+class Position(BaseModel):
+    """Overrides for a start-of-turn position."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    active: SideName | None = None
+    turn: int = Field(default=1, ge=1)
+    red: SidePosition = Field(default_factory=SidePosition)
+    blue: SidePosition = Field(default_factory=SidePosition)
+    command_deck: list[str] | None = Field(default=None, description="top card first")
+    dragon_deck: list[str] | None = Field(default=None, description="top card first")
+    last_played: dict[SideName, str] = Field(default_factory=dict)
+
+
+class Scenario(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: Meta
+    terrain: dict[str, list[str]] = Field(default_factory=dict)
+    rules: SpecialRules = Field(default_factory=SpecialRules)
+    red: Army
+    blue: Army
+    position: Position | None = None
+
+    @field_validator("terrain")
+    @classmethod
+    def _terrain_lists(cls, v: dict[str, list[str]]) -> dict[str, list[str]]:
+        return v
+
+    def army(self, side: int) -> Army:
+        return self.red if side == 0 else self.blue
+
+
+def _format_validation(exc: ValidationError, where: str) -> str:
+    lines = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        lines.append(f"{where}: field {loc}: {err['msg']}")
+    return "\n".join(lines)
+
+
+def parse_scenario(data: dict[str, Any], where: str) -> Scenario:
+    """Validate raw TOML data; errors name the file, the field and what is wrong."""
+    try:
+        scen = Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise FormatError(_format_validation(exc, where)) from None
+    check_scenario(scen, where)
+    return scen
+
+
+def check_scenario(scen: Scenario, where: str) -> None:
+    """Board-level checks pydantic cannot do: hexes exist, no two units share a hex, ..."""
+    from kassen.rulesets.cc_samurai.data import load_tables
+
+    tables = load_tables()
+    board = HexBoard()
+
+    def hx(text: str, field: str) -> tuple[int, int]:
+        try:
+            return board.parse(text)
+        except FormatError as exc:
+            raise FormatError(f"{where}: field {field}: {exc}") from None
+
+    seen_terrain: dict[tuple[int, int], str] = {}
+    for slug, hexes in scen.terrain.items():
+        if slug not in tables.terrain or slug in ("countryside", "tent"):
+            known = ", ".join(t for t in tables.terrain if t not in ("countryside", "tent"))
+            raise FormatError(f"{where}: field terrain.{slug}: unknown terrain (known: {known}; tents go in [red]/[blue] tent)")
+        for i, t in enumerate(hexes):
+            h = hx(t, f"terrain.{slug}[{i}]")
+            if h in seen_terrain:
+                raise FormatError(f"{where}: field terrain.{slug}[{i}]: {t} already has terrain {seen_terrain[h]}")
+            seen_terrain[h] = slug
+    occupied: dict[tuple[int, int], str] = {}
+    for side in SIDES:
+        army = scen.red if side == "red" else scen.blue
+        commanders = 0
+        for i, p in enumerate(army.pieces):
+            field = f"{side}.pieces[{i}]"
+            h = hx(p.at, f"{field}.at")
+            if h in occupied:
+                raise FormatError(f"{where}: field {field}: {p.at} is already occupied by {occupied[h]}")
+            occupied[h] = f"{side} pieces[{i}]"
+            if p.unit is not None and p.unit not in tables.units:
+                raise FormatError(f"{where}: field {field}.unit: unknown unit {p.unit!r} (known: {', '.join(tables.units)})")
+            if seen_terrain.get(h) == "river":
+                raise FormatError(f"{where}: field {field}: {p.at} is a river hex")
+            if p.leader is not None and board.is_half(h):
+                raise FormatError(f"{where}: field {field}: a Leader may never stand on a half-hex ({p.at})")
+            if p.unit and p.leader == "foot" and tables.units[p.unit].cavalry:
+                raise FormatError(f"{where}: field {field}: a foot Leader may not lead a cavalry unit")
+            if p.unit == "BG" and p.leader != "commander":
+                raise FormatError(f"{where}: field {field}: bodyguards stand only with their Army Commander")
+            if p.leader == "commander":
+                commanders += 1
+                if army.tent is None or hx(army.tent, f"{side}.tent") != h:
+                    raise FormatError(f"{where}: field {field}: the Army Commander must start in his command tent ({side}.tent)")
+            if p.blocks is not None and p.unit is None:
+                raise FormatError(f"{where}: field {field}.blocks: only units have blocks")
+        if commanders > 1:
+            raise FormatError(f"{where}: field {side}.pieces: at most one Army Commander")
+        if army.tent is not None:
+            th = hx(army.tent, f"{side}.tent")
+            if th in seen_terrain:
+                raise FormatError(f"{where}: field {side}.tent: {army.tent} already has terrain {seen_terrain[th]}")
+        for i, e in enumerate(army.exits):
+            h = hx(e, f"{side}.exits[{i}]")
+            if h[1] not in (0, board.rows - 1):
+                raise FormatError(f"{where}: field {side}.exits[{i}]: {e} is not on a baseline")
+    if scen.position is not None:
+        pos = scen.position
+        for side in SIDES:
+            sp = pos.red if side == "red" else pos.blue
+            for i, slug in enumerate(sp.hand or []):
+                if slug not in tables.command:
+                    raise FormatError(f"{where}: field position.{side}.hand[{i}]: unknown Command card {slug!r}")
+            for i, slug in enumerate(sp.dragons or []):
+                if slug not in tables.dragon:
+                    raise FormatError(f"{where}: field position.{side}.dragons[{i}]: unknown Dragon card {slug!r}")
+        for i, slug in enumerate(pos.command_deck or []):
+            if slug not in tables.command:
+                raise FormatError(f"{where}: field position.command_deck[{i}]: unknown Command card {slug!r}")
+        for i, slug in enumerate(pos.dragon_deck or []):
+            if slug not in tables.dragon:
+                raise FormatError(f"{where}: field position.dragon_deck[{i}]: unknown Dragon card {slug!r}")
+        total = scen.red.honor + scen.blue.honor
+        if (pos.red.honor or 0) + (pos.blue.honor or 0) > 30 or total > 30:
+            raise FormatError(f"{where}: field position: reserves exceed the 30 Honor & Fortune tokens")
+
+
+def load_scenario_file(path: Path) -> Scenario:
+    """Read and validate a scenario or position file."""
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise FormatError(f"{path}: cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise FormatError(f"{path}: not valid TOML: {exc}") from None
+    return parse_scenario(data, str(path))
+
+
+def builtin_scenarios() -> dict[str, Path]:
+    """Scenario id -> file, for the scenarios shipped with Kassen."""
+    out: dict[str, Path] = {}
+    for path in sorted(SCENARIO_DIR.glob("*.toml")):
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        out[str(data["scenario"]["id"])] = path
+    return out
+
+
+def load_builtin(scenario_id: str) -> Scenario:
+    files = builtin_scenarios()
+    if scenario_id not in files:
+        raise FormatError(f"unknown scenario {scenario_id!r}; known: {', '.join(files)}")
+    return load_scenario_file(files[scenario_id])

@@ -1,0 +1,1683 @@
+"""Rules of Commands & Colors: Samurai Battles as a state machine.
+
+The state holds a stack of *tasks*. The top task says whose decision it is and
+what is pending: a turn phase (``play``, ``order``, ``move``, ``battle``,
+``end``) or a step inside a combat (``combat``, ``retreat``, ``lretreat``,
+``pick``, ``loh``). Automatic steps run until a player must decide; every choice
+the rulebook leaves to a player is a pending decision with its own actions.
+
+Section names in comments and tests refer to the rulebook (seed 000).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from kassen.engine.dice import Face, roll_die
+from kassen.engine.errors import FormatError, IllegalActionError
+from kassen.engine.events import Event
+from kassen.engine.hexgrid import Hex, HexBoard
+from kassen.engine.protocol import Result, State
+from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai.board import SIDE_NAMES, Leader, Unit, board, sections_of
+from kassen.rulesets.cc_samurai.data import Tables, TerrainType, UnitType
+
+if TYPE_CHECKING:
+    from kassen.rulesets.cc_samurai.game import CCSamuraiGame
+
+JSON = dict[str, Any]
+POOL_TOTAL = 30
+SYMBOL_FACE = {"circle": Face.CIRCLE, "triangle": Face.TRIANGLE, "square": Face.SQUARE}
+LEADER_MOVE = {"foot": 2, "mounted": 3, "commander": 0}
+LEADER_NAME = {"foot": "foot Leader", "mounted": "mounted Leader", "commander": "Army Commander"}
+
+
+def _copy(o: Any) -> Any:
+    """Deep copy of JSON-like task data (dicts, lists, scalars)."""
+    if isinstance(o, dict):
+        return {k: _copy(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [_copy(v) for v in o]
+    return o
+
+
+class CCState(State):
+    """A moment of a C&C Samurai battle. Immutable from the outside."""
+
+    # ------------------------------------------------------------------ setup
+    def __init__(self, game: CCSamuraiGame) -> None:
+        self.game = game
+        self.t: Tables = game.tables
+        self.b: HexBoard = board()
+        self.scenario_id = ""
+        self.scenario_name = ""
+        self.victory = 5
+        self.tent_banners = 3
+        self.exit_banners = 1
+        self.bottom = 0
+        self.exits: list[list[Hex]] = [[], []]
+        self.terrain: dict[Hex, str] = {}
+        self.tents: dict[int, Hex] = {}
+        self.units: dict[Hex, Unit] = {}
+        self.leaders: dict[Hex, Leader] = {}
+        self.start_blocks: dict[str, int] = {}
+        self.hands: list[list[str]] = [[], []]
+        self.dragons: list[list[str]] = [[], []]
+        self.cmd_deck: list[str] = []
+        self.cmd_discard: list[str] = []
+        self.dr_deck: list[str] = []
+        self.dr_discard: list[str] = []
+        self.honor = [0, 0]
+        self.pool = POOL_TOTAL
+        self.banners = [0, 0]
+        self.objectives = [0, 0]
+        self.command = [5, 5]
+        self.turn = 1
+        self.active = 0
+        self.stack: list[JSON] = []
+        self.ti: JSON = _new_turn_info()
+        self.last_played: list[str | None] = [None, None]
+        self.removed: list[JSON] = []
+        self.rng = Rng(0)
+        self.forced: list[str] = []
+        self._result: Result | None = None
+        self.events: tuple[Event, ...] = ()
+        self._ev: list[Event] = []
+
+    def clone(self) -> CCState:
+        s = CCState.__new__(CCState)
+        s.game, s.t, s.b = self.game, self.t, self.b
+        s.scenario_id, s.scenario_name = self.scenario_id, self.scenario_name
+        s.victory, s.tent_banners, s.exit_banners = self.victory, self.tent_banners, self.exit_banners
+        s.bottom, s.exits = self.bottom, self.exits
+        s.terrain = dict(self.terrain)
+        s.tents = dict(self.tents)
+        s.units = dict(self.units)
+        s.leaders = dict(self.leaders)
+        s.start_blocks = self.start_blocks
+        s.hands = [list(h) for h in self.hands]
+        s.dragons = [list(h) for h in self.dragons]
+        s.cmd_deck, s.cmd_discard = list(self.cmd_deck), list(self.cmd_discard)
+        s.dr_deck, s.dr_discard = list(self.dr_deck), list(self.dr_discard)
+        s.honor, s.pool = list(self.honor), self.pool
+        s.banners, s.objectives = list(self.banners), list(self.objectives)
+        s.command = list(self.command)
+        s.turn, s.active = self.turn, self.active
+        s.stack = _copy(self.stack)
+        s.ti = _copy(self.ti)
+        s.last_played = list(self.last_played)
+        s.removed = list(self.removed)
+        s.rng = self.rng.copy()
+        s.forced = list(self.forced)
+        s._result = self._result
+        s.events = ()
+        s._ev = []
+        return s
+
+    def with_forced_dice(self, faces: list[Face] | list[str]) -> CCState:
+        """A copy whose next die rolls are ``faces`` (in order), then the RNG again."""
+        s = self.clone()
+        s.forced = [f.value if isinstance(f, Face) else Face.parse(f).value for f in faces]
+        s.events = self.events
+        return s
+
+    # --------------------------------------------------------------- protocol
+    def to_move(self) -> int | None:
+        if self._result is not None or not self.stack:
+            return None
+        seat: int = self.stack[-1]["seat"]
+        return seat
+
+    def result(self) -> Result | None:
+        return self._result
+
+    def legal_actions(self) -> list[str]:
+        if self._result is not None or not self.stack:
+            return []
+        task = self.stack[-1]
+        actions: list[str] = getattr(self, f"_legal_{task['t']}")(task)
+        return actions
+
+    def apply(self, action: str) -> CCState:
+        action = " ".join(action.split())
+        legal = self.legal_actions()
+        if action not in legal:
+            if self._result is not None:
+                raise IllegalActionError(action, "the battle is over")
+            raise IllegalActionError(action, self._why_illegal(action), legal)
+        s = self.clone()
+        task = s.stack[-1]
+        getattr(s, f"_act_{task['t']}")(task, action)
+        s._advance()
+        s.events = tuple(s._ev)
+        s._ev = []
+        return s
+
+    def _why_illegal(self, action: str) -> str:
+        task = self.stack[-1]
+        word = action.split(" ", 1)[0] if action else ""
+        pending = _DECISION_NAMES.get(task["t"], task["t"])
+        if not any(a.split(" ", 1)[0] == word for a in self.legal_actions()):
+            return f"{SIDE_NAMES[task['seat']].title()} must now {pending}"
+        return f"not legal now ({SIDE_NAMES[task['seat']].title()} must {pending})"
+
+    # ----------------------------------------------------------------- basics
+    def side_name(self, side: int) -> str:
+        return self.game.side_label(self, side)
+
+    def name(self, h: Hex) -> str:
+        return self.b.name(h)
+
+    def ter(self, h: Hex) -> TerrainType:
+        return self.t.terrain[self.terrain.get(h, "countryside")]
+
+    def ut(self, u: Unit) -> UnitType:
+        return self.t.units[u.type]
+
+    def unit_label(self, u: Unit) -> str:
+        return f"{self.side_name(u.side)} {self.ut(u).name}"
+
+    def find_unit(self, uid: str) -> Hex | None:
+        for h, u in self.units.items():
+            if u.uid == uid:
+                return h
+        return None
+
+    def find_leader(self, lid: str) -> Hex | None:
+        for h, ld in self.leaders.items():
+            if ld.lid == lid:
+                return h
+        return None
+
+    def lone_leader(self, h: Hex) -> Leader | None:
+        ld = self.leaders.get(h)
+        return ld if ld is not None and h not in self.units else None
+
+    def attached_leader(self, h: Hex) -> Leader | None:
+        return self.leaders.get(h) if h in self.units else None
+
+    def back_dir(self, side: int) -> int:
+        """Row step toward ``side``'s own baseline."""
+        return -1 if side == self.bottom else 1
+
+    def baseline_row(self, side: int) -> int:
+        return 0 if side == self.bottom else self.b.rows - 1
+
+    def say(self, tag: str, text: str, **data: Any) -> None:
+        self._ev.append(Event(tag, data, text))
+
+    def say_private(self, seat: int, tag: str, text: str, public_text: str, **data: Any) -> None:
+        pub = {k: v for k, v in data.items() if k not in ("card", "cards")}
+        self._ev.append(Event(tag, data, text, visible_to=(seat,), redacted=Event(tag, pub, public_text)))
+
+    def roll(self, n: int) -> list[Face]:
+        out: list[Face] = []
+        for _ in range(max(0, n)):
+            if self.forced:
+                out.append(Face(self.forced.pop(0)))
+            else:
+                out.append(roll_die(self.rng))
+        return out
+
+    # ---------------------------------------------------- honor and banners
+    def gain_honor(self, side: int, n: int, why: str) -> int:
+        got = max(0, min(n, self.pool))
+        if n > 0:
+            self.pool -= got
+            self.honor[side] += got
+            extra = "" if got == n else f" (the pool had only {got})"
+            self.say("honor", f"{self.side_name(side)} gains {got} Honor & Fortune{extra}: {why}", side=side, amount=got)
+        return got
+
+    def lose_honor(self, side: int, n: int, why: str) -> int:
+        """Pay ``n`` tokens to the pool; returns the shortfall."""
+        paid = min(n, self.honor[side])
+        self.honor[side] -= paid
+        self.pool += paid
+        if n > 0:
+            self.say("honor", f"{self.side_name(side)} loses {paid} Honor & Fortune: {why}", side=side, amount=-paid)
+        return n - paid
+
+    def award_banner(self, side: int, n: int, why: str, objective: bool = False) -> None:
+        if n <= 0:
+            return
+        self.banners[side] += n
+        if objective:
+            self.objectives[side] += n
+        self.say("banner", f"{self.side_name(side)} gains {n} Victory Banner{'s' if n > 1 else ''}: {why} "
+                 f"({self.banners[side]}/{self.victory})", side=side, amount=n)
+        if self.banners[side] >= self.victory and self._result is None:
+            self._result = Result(side, "banners", (1.0, 0.0) if side == 0 else (0.0, 1.0))
+            self.say("victory", f"{self.side_name(side)} wins the battle with {self.banners[side]} Victory Banners",
+                     winner=side)
+
+    def remove_leader(self, h: Hex, cause: str, by: int | None) -> None:
+        ld = self.leaders.pop(h)
+        self.removed.append({"side": ld.side, "piece": ld.lid, "cause": cause})
+        if cause == "killed" and by is not None:
+            self.say("leader_killed", f"{self.side_name(ld.side)} {LEADER_NAME[ld.kind]} at {self.name(h)} is eliminated",
+                     hex=self.name(h), leader=ld.lid)
+            if ld.kind == "commander":
+                bg = self.units.get(h)
+                if bg is not None and self.ut(bg).bodyguard:
+                    del self.units[h]
+                    self.removed.append({"side": bg.side, "piece": bg.uid, "cause": "surrender"})
+                    self.say("surrender", f"The bodyguards at {self.name(h)} surrender", hex=self.name(h))
+            self.award_banner(by, 1, f"{LEADER_NAME[ld.kind]} eliminated")
+
+    def hit_unit(self, h: Hex, n: int, by: int, why: str) -> bool:
+        """Remove ``n`` blocks (no more than it has); True if the unit is eliminated."""
+        u = self.units[h]
+        n = min(n, u.blocks)
+        if n <= 0:
+            return False
+        left = u.blocks - n
+        label = self.unit_label(u)
+        if left > 0:
+            self.units[h] = u._replace(blocks=left)
+            self.say("blocks", f"{label} at {self.name(h)} loses {n} block{'s' if n > 1 else ''} ({why}), {left} left",
+                     hex=self.name(h), lost=n, left=left)
+            return False
+        del self.units[h]
+        self.removed.append({"side": u.side, "piece": u.uid, "cause": "killed"})
+        self.say("eliminated", f"{label} at {self.name(h)} is eliminated ({why})", hex=self.name(h), unit=u.uid)
+        if not self.ut(u).bodyguard:
+            self.award_banner(by, 1, f"{self.ut(u).name} eliminated")
+        return True
+
+    # ================================================================ turns
+    def begin_game(self) -> None:
+        self._start_turn(first=True)
+        self._advance()
+        self.events = tuple(self._ev)
+        self._ev = []
+
+    def _start_turn(self, first: bool = False) -> None:
+        if not first:
+            self.active = 1 - self.active
+            self.turn += 1
+        self.ti = _new_turn_info()
+        self.say("turn", f"Turn {self.turn}: {self.side_name(self.active)} to play", turn=self.turn, side=self.active)
+        # Enemy Command Tent: a unit in the enemy tent hex at the start of a turn captures it.
+        for owner, th in sorted(self.tents.items()):
+            u = self.units.get(th)
+            if u is not None and u.side != owner:
+                del self.tents[owner]
+                self.terrain.pop(th, None)
+                self.say("tent", f"{self.side_name(u.side)} captures the {self.side_name(owner)} command tent at {self.name(th)}",
+                         hex=self.name(th))
+                self._lose_random_card(owner, "the command tent was taken")
+                self.award_banner(u.side, self.tent_banners, "enemy command tent taken", objective=True)
+                if self._result is not None:
+                    return
+        # End Game & Victory: a player starting his turn with a single Command card surrenders.
+        if len(self.hands[self.active]) <= 1:
+            winner = 1 - self.active
+            self.say("surrender", f"{self.side_name(self.active)} starts the turn with a single Command card and surrenders",
+                     side=self.active)
+            self._result = Result(winner, "surrender", (1.0, 0.0) if winner == 0 else (0.0, 1.0))
+            return
+        self.stack = [{"t": "play", "seat": self.active}]
+
+    def _lose_random_card(self, side: int, why: str) -> None:
+        """A random Command card of ``side`` is discarded; his command shrinks by one."""
+        if self.hands[side]:
+            cid = self.hands[side].pop(self.rng.randbelow(len(self.hands[side])))
+            self.cmd_discard.append(cid)
+            self.say("discard", f"{self.side_name(side)} discards {self.card_name(cid)} at random ({why})",
+                     side=side, card=cid)
+        self.command[side] = max(1, self.command[side] - 1)
+
+    def card_name(self, cid: str) -> str:
+        return self.t.command[self.t.command_ids[cid]].name
+
+    def dragon_name(self, did: str) -> str:
+        return self.t.dragon[self.t.dragon_ids[did]].name
+
+    def draw_command(self, side: int) -> str | None:
+        if not self.cmd_deck:
+            if not self.cmd_discard:
+                return None
+            self.cmd_deck = self.rng.shuffled(self.cmd_discard)
+            self.cmd_discard = []
+            self.say("reshuffle", "The Command deck is reshuffled from its discards")
+        return self.cmd_deck.pop()
+
+    def draw_dragon(self, side: int) -> str | None:
+        if not self.dr_deck:
+            if not self.dr_discard:
+                return None
+            self.dr_deck = self.rng.shuffled(self.dr_discard)
+            self.dr_discard = []
+            self.say("reshuffle", "The Dragon deck is reshuffled from its discards")
+        did = self.dr_deck.pop()
+        self.dragons[side].append(did)
+        self.say_private(side, "draw_dragon", f"{self.side_name(side)} draws the Dragon card {self.dragon_name(did)}",
+                         f"{self.side_name(side)} draws a Dragon card", side=side, card=did)
+        return did
+
+    def _advance(self) -> None:
+        while self._result is None and self.stack:
+            task = self.stack[-1]
+            auto = getattr(self, f"_auto_{task['t']}", None)
+            if auto is None or not auto(task):
+                return
+
+    # ------------------------------------------------------- phase 1: play
+    def _legal_play(self, task: JSON) -> list[str]:
+        slugs: list[str] = []
+        for cid in self.hands[task["seat"]]:
+            slug = self.t.command_ids[cid]
+            if slug not in slugs and self.game.card_playable(slug):
+                slugs.append(slug)
+        return [f"play {s}" for s in sorted(slugs)]
+
+    def _act_play(self, task: JSON, action: str) -> None:
+        slug = action.split()[1]
+        side = task["seat"]
+        cid = next(c for c in self.hands[side] if self.t.command_ids[c] == slug)
+        self.hands[side].remove(cid)
+        self.ti["card"] = cid
+        self.last_played[side] = slug
+        card = self.t.command[slug]
+        self.say("play", f"{self.side_name(side)} plays {card.name}: {card.text}", side=side, card=cid, slug=slug)
+        self.ti["slots"] = self._slots(side, slug)
+        self.stack[-1] = {"t": "order", "seat": side}
+        if not self._order_actions(side):
+            self.say("no_orders", f"No unit or Leader of {self.side_name(side)} can be ordered by {card.name}")
+            self.stack[-1] = {"t": "end", "seat": side, "step": "draw"}
+
+    def _slots(self, side: int, slug: str) -> list[str]:
+        card = self.t.command[slug]
+        out: list[str] = []
+        for o in card.orders:
+            n = self.command[side] if o.count == "command" else int(o.count)
+            out.extend([o.section] * n)
+        return out
+
+    # ----------------------------------------------------- phase 2: order
+    def piece_key_at(self, h: Hex, leader: bool) -> str | None:
+        if leader:
+            ld = self.leaders.get(h)
+            return f"l:{ld.lid}" if ld is not None else None
+        u = self.units.get(h)
+        if u is not None:
+            return f"u:{u.uid}"
+        ld = self.leaders.get(h)
+        return f"l:{ld.lid}" if ld is not None else None
+
+    def key_hex(self, key: str) -> Hex | None:
+        return self.find_unit(key[2:]) if key[0] == "u" else self.find_leader(key[2:])
+
+    def _orderable(self, side: int) -> list[tuple[str, str, Hex]]:
+        """(action, key, hex) of every piece that could take an order, ignoring slots."""
+        out: list[tuple[str, str, Hex]] = []
+        card = self.t.command[self.t.command_ids[self.ti["card"]]]
+        ordered = set(self.ti["orders"])
+        for h, u in self.units.items():
+            if u.side == side and f"u:{u.uid}" not in ordered:
+                out.append((f"order {self.name(h)}", f"u:{u.uid}", h))
+        for h, ld in self.leaders.items():
+            if ld.side != side or f"l:{ld.lid}" in ordered:
+                continue
+            if h not in self.units:
+                out.append((f"order {self.name(h)}", f"l:{ld.lid}", h))
+            elif card.helmet and ld.kind != "commander":
+                out.append((f"order {self.name(h)} leader", f"l:{ld.lid}", h))
+        return out
+
+    def _fits(self, side: int, keys: list[str]) -> bool:
+        """Can every ordered piece be matched to a distinct slot of the card (by section)?"""
+        slots: list[str] = self.ti["slots"]
+        if len(keys) > len(slots):
+            return False
+        secs = []
+        for k in keys:
+            h = self.key_hex(k)
+            if h is None:
+                return False
+            secs.append(sections_of(h, side, self.bottom))
+        match: dict[int, int] = {}
+
+        def try_assign(i: int, seen: set[int]) -> bool:
+            for j, sl in enumerate(slots):
+                if sl in secs[i] and j not in seen:
+                    seen.add(j)
+                    if j not in match or try_assign(match[j], seen):
+                        match[j] = i
+                        return True
+            return False
+
+        return all(try_assign(i, set()) for i in range(len(keys)))
+
+    def _order_actions(self, side: int) -> list[str]:
+        out = []
+        for action, key, _h in self._orderable(side):
+            if self._fits(side, [*self.ti["orders"], key]):
+                out.append(action)
+        return sorted(out)
+
+    def _legal_order(self, task: JSON) -> list[str]:
+        return [*self._order_actions(task["seat"]), "done"]
+
+    def _auto_order(self, task: JSON) -> bool:
+        if self._order_actions(task["seat"]):
+            return False
+        self._to_move_phase(task)
+        return True
+
+    def _act_order(self, task: JSON, action: str) -> None:
+        side = task["seat"]
+        if action == "done":
+            self._to_move_phase(task)
+            return
+        parts = action.split()
+        h = self.b.parse(parts[1])
+        key = self.piece_key_at(h, len(parts) == 3)
+        assert key is not None
+        self.ti["orders"].append(key)
+        what = self._piece_label(key, h)
+        self.say("order", f"{self.side_name(side)} orders the {what} at {self.name(h)}", side=side, hex=self.name(h), piece=key)
+
+    def _piece_label(self, key: str, h: Hex) -> str:
+        if key[0] == "u":
+            u = self.units[h]
+            ld = self.leaders.get(h)
+            extra = f" with its {LEADER_NAME[ld.kind]}" if ld is not None and f"l:{ld.lid}" not in self.ti["orders"] else ""
+            return self.ut(u).name + extra
+        ld = self.leaders[h]
+        return LEADER_NAME[ld.kind] + (" (splitting from his unit)" if h in self.units else "")
+
+    def _to_move_phase(self, task: JSON) -> None:
+        self.stack[-1] = {"t": "move", "seat": task["seat"]}
+
+    # ---------------------------------------------------- phase 3: movement
+    def _unit_moves(self, h: Hex) -> dict[str, int]:
+        """Destinations (hex name or 'off') of the unit at ``h`` -> hexes moved."""
+        u = self.units[h]
+        ut = self.ut(u)
+        allowance = ut.move
+        has_leader = h in self.leaders
+        out: dict[str, int] = {}
+        frontier = [h]
+        seen = {h: 0}
+        exits = self.exits[u.side]
+        for step in range(1, allowance + 1):
+            nxt: list[Hex] = []
+            for cur in frontier:
+                if cur in exits:
+                    out.setdefault("off", step)
+                for n in self.b.neighbours(cur):
+                    if n in seen:
+                        continue
+                    ter = self.ter(n)
+                    if ter.impassable or n in self.units:
+                        continue
+                    ld = self.leaders.get(n)
+                    if ld is not None:
+                        if ld.side != u.side or has_leader:
+                            continue
+                        if ut.cavalry and ld.kind != "mounted":
+                            continue
+                        # joins the lone Leader and stops
+                        seen[n] = step
+                        out[self.name(n)] = step
+                        continue
+                    seen[n] = step
+                    out[self.name(n)] = step
+                    if not ter.stop:
+                        nxt.append(n)
+            frontier = nxt
+        return out
+
+    def _leader_moves(self, h: Hex) -> dict[str, int]:
+        """Destinations of the Leader at ``h`` moving on his own."""
+        ld = self.leaders[h]
+        allowance = LEADER_MOVE[ld.kind]
+        out: dict[str, int] = {}
+        seen = {h: 0}
+        frontier = [h]
+        base = self.baseline_row(ld.side)
+        for step in range(1, allowance + 1):
+            nxt: list[Hex] = []
+            for cur in frontier:
+                if cur[1] == base:
+                    out.setdefault("off", step)
+                for n in self.b.neighbours(cur):
+                    if n in seen or self.b.is_half(n):
+                        continue
+                    ter = self.ter(n)
+                    if ter.impassable:
+                        continue
+                    u = self.units.get(n)
+                    other = self.leaders.get(n)
+                    if (u is not None and u.side != ld.side) or (other is not None and other.side != ld.side):
+                        continue
+                    seen[n] = step
+                    can_end = other is None and (
+                        u is None or ld.kind == "mounted" or (not self.ut(u).cavalry and not self.ut(u).bodyguard)
+                    )
+                    if u is not None and self.ut(u).bodyguard:
+                        can_end = False
+                    if can_end:
+                        out[self.name(n)] = step
+                    if not ter.stop:
+                        nxt.append(n)
+            frontier = nxt
+        return out
+
+    def _mover_actions(self, side: int) -> list[str]:
+        out: list[str] = []
+        moved = self.ti["moved"]
+        for key in self.ti["orders"]:
+            if key in moved:
+                continue
+            h = self.key_hex(key)
+            if h is None:
+                continue
+            if key[0] == "u":
+                u = self.units[h]
+                if self.ut(u).bodyguard:
+                    continue
+                for dest in self._unit_moves(h):
+                    out.append(f"move {self.name(h)} {dest}")
+            else:
+                split = h in self.units
+                for dest in self._leader_moves(h):
+                    out.append(f"move {self.name(h)}{' leader' if split else ''} {dest}")
+        return sorted(out)
+
+    def _legal_move(self, task: JSON) -> list[str]:
+        return [*self._mover_actions(task["seat"]), "end-move"]
+
+    def _auto_move(self, task: JSON) -> bool:
+        if self._mover_actions(task["seat"]):
+            return False
+        self.stack[-1] = {"t": "battle", "seat": task["seat"]}
+        return True
+
+    def _act_move(self, task: JSON, action: str) -> None:
+        side = task["seat"]
+        if action == "end-move":
+            self.stack[-1] = {"t": "battle", "seat": side}
+            return
+        parts = action.split()
+        h = self.b.parse(parts[1])
+        is_leader = len(parts) == 4 or h not in self.units
+        dest_txt = parts[-1]
+        if is_leader:
+            ld = self.leaders[h]
+            key = f"l:{ld.lid}"
+            steps = self._leader_moves(h)[dest_txt]
+            self.ti["moved"][key] = steps
+            del self.leaders[h]
+            if dest_txt == "off":
+                self.removed.append({"side": side, "piece": ld.lid, "cause": "off"})
+                self.say("leader_off", f"{self.side_name(side)} {LEADER_NAME[ld.kind]} leaves the battlefield from {self.name(h)}",
+                         hex=self.name(h))
+                short = self.lose_honor(side, 3, "a Leader left the battlefield")
+                if short:
+                    self._push_loh(side, short, h, None, None)
+                return
+            d = self.b.parse(dest_txt)
+            self.leaders[d] = ld
+            joined = f" and joins the {self.ut(self.units[d]).name}" if d in self.units else ""
+            self.say("move", f"{self.side_name(side)} {LEADER_NAME[ld.kind]} moves {self.name(h)} to {self.name(d)}{joined}",
+                     frm=self.name(h), to=self.name(d))
+            return
+        u = self.units[h]
+        key = f"u:{u.uid}"
+        steps = self._unit_moves(h)[dest_txt]
+        self.ti["moved"][key] = steps
+        ld = self.leaders.get(h)
+        carry = ld is not None and f"l:{ld.lid}" not in self.ti["orders"]
+        del self.units[h]
+        if carry:
+            assert ld is not None
+            del self.leaders[h]
+        if dest_txt == "off":
+            self.removed.append({"side": side, "piece": u.uid, "cause": "exit"})
+            self.say("exit", f"{self.unit_label(u)} leaves the battlefield from {self.name(h)}", hex=self.name(h))
+            if carry and ld is not None:
+                self.removed.append({"side": side, "piece": ld.lid, "cause": "exit"})
+            self.award_banner(side, self.exit_banners, "a unit left by an exit hex", objective=True)
+            return
+        d = self.b.parse(dest_txt)
+        self.units[d] = u
+        if carry and ld is not None:
+            self.leaders[d] = ld
+        if self.ter(d).forbids_battle_on_entry(self.ut(u).cavalry):
+            self.ti["no_battle"].append(u.uid)
+        joined = ""
+        if not carry and d in self.leaders:
+            joined = f" and joins the {LEADER_NAME[self.leaders[d].kind]}"
+        with_ld = f" with its {LEADER_NAME[ld.kind]}" if carry and ld is not None else ""
+        self.say("move", f"{self.unit_label(u)}{with_ld} moves {self.name(h)} to {self.name(d)}{joined}",
+                 frm=self.name(h), to=self.name(d), unit=u.uid)
+
+    # ------------------------------------------------------ phase 4: battle
+    def can_battle(self, h: Hex) -> bool:
+        u = self.units[h]
+        if u.uid in self.ti["battled"] or u.uid in self.ti["no_battle"]:
+            return False
+        moved = self.ti["moved"].get(f"u:{u.uid}", 0)
+        return not moved > self.ut(u).battle_move
+
+    def enemy_at(self, h: Hex, side: int) -> bool:
+        u = self.units.get(h)
+        if u is not None:
+            return u.side != side
+        ld = self.leaders.get(h)
+        return ld is not None and ld.side != side
+
+    def close_targets(self, h: Hex) -> list[Hex]:
+        u = self.units[h]
+        ut = self.ut(u)
+        if self.ter(h).cap_on("close", ut.cavalry) == 0:
+            return []
+        out = []
+        for n in self.b.neighbours(h):
+            if self.enemy_at(n, u.side) and self.ter(n).cap_into("close", ut.cavalry) != 0:
+                out.append(n)
+        return out
+
+    def ranged_targets(self, h: Hex) -> list[Hex]:
+        u = self.units[h]
+        ut = self.ut(u)
+        if not ut.ranged or self.ter(h).cap_on("ranged", ut.cavalry) == 0:
+            return []
+        if any((n in self.units and self.units[n].side != u.side) for n in self.b.neighbours(h)):
+            return []
+        out = []
+        for n in self.b.within(h, ut.max_range):
+            d = self.b.distance(h, n)
+            if d < 2 or d not in ut.ranged or not self.enemy_at(n, u.side):
+                continue
+            tu = self.units.get(n)
+            if tu is not None and self.ut(tu).bodyguard:
+                continue
+            if self.ter(n).cap_into("ranged", ut.cavalry) == 0:
+                continue
+            if self.line_of_sight(h, n):
+                out.append(n)
+        return out
+
+    def line_of_sight(self, a: Hex, b: Hex) -> bool:
+        """Ranged Combat step 3, with the hill and plateau rules of Battlefield Terrain."""
+        plateau: frozenset[Hex] = frozenset()
+        if self.ter(a).hill and self.ter(b).hill:
+            group = self.hill_group(a)
+            if b in group:
+                plateau = group
+
+        def obstructs(h: Hex) -> bool:
+            if h in self.units or h in self.leaders or self.b.is_half(h):
+                return True
+            ter = self.ter(h)
+            if ter.hill:
+                return h not in plateau
+            return ter.blocks_los
+
+        return self.b.line_of_sight(a, b, obstructs)
+
+    def hill_group(self, h: Hex) -> frozenset[Hex]:
+        group = {h}
+        todo = [h]
+        while todo:
+            cur = todo.pop()
+            for n in self.b.neighbours(cur):
+                if n not in group and self.ter(n).hill:
+                    group.add(n)
+                    todo.append(n)
+        return frozenset(group)
+
+    def _battle_actions(self, side: int) -> list[str]:
+        out: list[str] = []
+        for key in self.ti["orders"]:
+            if key[0] != "u":
+                continue
+            h = self.key_hex(key)
+            if h is None or not self.can_battle(h):
+                continue
+            for n in self.close_targets(h):
+                out.append(f"attack {self.name(h)} {self.name(n)}")
+            for n in self.ranged_targets(h):
+                out.append(f"fire {self.name(h)} {self.name(n)}")
+        return sorted(out)
+
+    def _legal_battle(self, task: JSON) -> list[str]:
+        return [*self._battle_actions(task["seat"]), "end-battle"]
+
+    def _auto_battle(self, task: JSON) -> bool:
+        if self._battle_actions(task["seat"]):
+            return False
+        self.stack[-1] = {"t": "end", "seat": task["seat"], "step": "draw"}
+        return True
+
+    def _act_battle(self, task: JSON, action: str) -> None:
+        side = task["seat"]
+        if action == "end-battle":
+            self.stack[-1] = {"t": "end", "seat": side, "step": "draw"}
+            return
+        verb, a, d = action.split()
+        ah, dh = self.b.parse(a), self.b.parse(d)
+        self.ti["battled"].append(self.units[ah].uid)
+        self.start_combat("close" if verb == "attack" else "ranged", ah, dh, "attack")
+
+    # ============================================================== combat
+    def start_combat(self, kind: str, ah: Hex, dh: Hex, role: str) -> None:
+        u = self.units[ah]
+        tu = self.units.get(dh)
+        tl = self.leaders.get(dh) if tu is None else None
+        cx: JSON = {
+            "t": "combat", "seat": u.side, "kind": kind, "role": role, "step": "inspire",
+            "att": self.name(ah), "att_uid": u.uid, "tgt": self.name(dh),
+            "tgt_uid": tu.uid if tu else None, "tgt_lid": tl.lid if tl else None, "inspired": False,
+        }
+        verb = {"attack": "attacks", "bonus": "makes a bonus close combat against", "back": "battles back against"}[role]
+        if kind == "ranged":
+            verb = "fires at"
+        target = self.unit_label(tu) if tu else f"{self.side_name(1 - u.side)} {LEADER_NAME[tl.kind] if tl else 'Leader'}"
+        self.say("combat", f"{self.unit_label(u)} at {self.name(ah)} {verb} the {target} at {self.name(dh)}",
+                 kind=kind, role=role, att=self.name(ah), tgt=self.name(dh))
+        self.stack.append(cx)
+
+    def can_inspire(self, h: Hex, u: Unit) -> bool:
+        """Leader Inspired Close Combat: who may add a die to the unit at ``h``."""
+        if self.ter(h).no_inspiration:
+            return False
+        ut = self.ut(u)
+        ld = self.leaders.get(h)
+        if ld is not None and ld.side == u.side:
+            if ld.kind == "mounted" or (ld.kind == "foot" and not ut.cavalry) or (ld.kind == "commander" and ut.bodyguard):
+                return True
+        for n in self.b.neighbours(h):
+            other = self.leaders.get(n)
+            if other is None or other.side != u.side:
+                continue
+            if other.kind == "mounted":
+                return True
+            if other.kind == "commander" and n in self.units and self.ut(self.units[n]).bodyguard:
+                return True
+        return False
+
+    def _legal_combat(self, task: JSON) -> list[str]:
+        step = task["step"]
+        if step == "inspire":
+            return ["inspire", "no-inspire"]
+        if step == "flags":
+            return [f"ignore {k}" for k in range(task["max_ignore"] + 1)]
+        if step == "gain":
+            return ["advance", "stay"]
+        if step == "bonus":
+            h = self.b.parse(task["tgt"])
+            return [*(f"bonus {self.name(n)}" for n in sorted(self.close_targets(h))), "no-bonus"]
+        if step == "back":
+            return ["battle-back", "no-battle-back"]
+        return []
+
+    def _auto_combat(self, cx: JSON) -> bool:
+        step = cx["step"]
+        ah = self.b.parse(cx["att"])
+        if step == "inspire":
+            u = self.units.get(ah)
+            if u is None or u.uid != cx["att_uid"]:
+                self.stack.pop()
+                return True
+            if cx["kind"] == "close" and self.honor[u.side] >= 1 and self.can_inspire(ah, u):
+                return False
+            cx["step"] = "roll"
+            return True
+        if step == "roll":
+            self._combat_roll(cx)
+            return True
+        if step == "flags":
+            return self._combat_flags_auto(cx)
+        if step == "post":
+            self._combat_post(cx)
+            return True
+        return False
+
+    def _act_combat(self, cx: JSON, action: str) -> None:
+        step = cx["step"]
+        ah = self.b.parse(cx["att"])
+        if step == "inspire":
+            if action == "inspire":
+                u = self.units[ah]
+                self.lose_honor(u.side, 1, "a Leader inspires the unit")
+                cx["inspired"] = True
+            cx["step"] = "roll"
+        elif step == "flags":
+            k = int(action.split()[1])
+            self._apply_flags(cx, cx["flags"] - k, k)
+        elif step == "gain":
+            if action == "advance":
+                self._gain_ground(cx)
+            else:
+                self.stack.pop()
+        elif step == "bonus":
+            self.stack.pop()
+            if action != "no-bonus":
+                nh = self.b.parse(action.split()[1])
+                self.start_combat("close", self.b.parse(cx["tgt"]), nh, "bonus")
+        elif step == "back":
+            self.stack.pop()
+            if action == "battle-back":
+                self.start_combat("close", self.b.parse(cx["tgt"]), ah, "back")
+
+    def combat_dice(self, kind: str, ah: Hex, dh: Hex, inspired: bool) -> int:
+        """Steps 1-3 of both combat procedures: base dice, terrain maxima, then additions."""
+        u = self.units[ah]
+        ut = self.ut(u)
+        if kind == "close":
+            base = u.blocks if ut.dice_per_block else ut.close
+        else:
+            d = self.b.distance(ah, dh)
+            base = ut.ranged.get(d, 0)
+            if self.ti["moved"].get(f"u:{u.uid}", 0) > 0 and ut.ranged_moved is not None:
+                base = min(base, ut.ranged_moved)
+        caps = [self.ter(ah).cap_on(kind, ut.cavalry), self.ter(dh).cap_into(kind, ut.cavalry)]
+        if kind == "close" and self.ter(dh).hill and not self.ter(ah).hill:
+            caps.append(2)
+        for c in caps:
+            if c is not None:
+                base = min(base, c)
+        return base + (1 if inspired else 0)
+
+    def _combat_roll(self, cx: JSON) -> None:
+        ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
+        u = self.units[ah]
+        ut = self.ut(u)
+        side = u.side
+        kind = cx["kind"]
+        n = self.combat_dice(kind, ah, dh, cx["inspired"])
+        faces = self.roll(n)
+        if ut.bodyguard and kind == "close":
+            swords = faces.count(Face.SWORDS)
+            extra = self.roll(swords)
+            if extra:
+                self.say("reroll", f"The bodyguards reroll {swords} sword{'s' if swords > 1 else ''}: "
+                         f"{', '.join(f.label for f in extra)}", faces=[f.value for f in extra])
+            faces = faces + extra
+        self.say("roll", f"{self.unit_label(u)} rolls {n} {'die' if n == 1 else 'dice'}: "
+                 f"{', '.join(f.label for f in faces) or 'nothing'}", faces=[f.value for f in faces], dice=n)
+        tu = self.units.get(dh)
+        tl = self.leaders.get(dh)
+        cx["step"] = "post"
+        if tu is None:
+            # Combat Against a Leader Alone in a Hex
+            assert tl is not None
+            if Face.SWORDS in faces:
+                self.remove_leader(dh, "killed", side)
+            else:
+                self.say("leader_survives", f"The lone {LEADER_NAME[tl.kind]} at {self.name(dh)} is not hit and must retreat or commit seppuku")
+                self._push_leader_retreat(dh)
+            return
+        tt = self.ut(tu)
+        # Score hits
+        hits = faces.count(SYMBOL_FACE.get(tt.symbol, Face.SWORDS)) if not tt.bodyguard else 0
+        swords = faces.count(Face.SWORDS)
+        if kind == "close":
+            if tt.bodyguard:
+                hits = swords
+            elif ut.bodyguard:
+                hits += swords
+            else:
+                ignore = 0
+                if tt.cavalry and not ut.cavalry:
+                    ignore += 1  # superior stature
+                if tt.symbol == "square":
+                    ignore += {"triangle": 1, "circle": 2}.get(ut.symbol, 0)
+                elif tt.symbol == "triangle" and ut.symbol == "circle":
+                    ignore += 1
+                if ignore and swords:
+                    self.say("ignore_swords", f"{tt.name} ignores {min(ignore, swords)} sword{'s' if min(ignore, swords) > 1 else ''} "
+                             "(superior rank/stature)")
+                hits += max(0, swords - ignore)
+        elif ut.ranged_sword_hits:
+            hits += swords
+        # Honor & Fortune
+        honor = faces.count(Face.HONOR)
+        if kind == "close":
+            if cx["inspired"]:
+                honor = max(0, honor - 1)
+            if ut.cavalry and tt.symbol in ("triangle", "circle"):
+                honor = 0
+            if tt.levy:
+                honor = 0
+        elif not ut.collects_ranged_honor:
+            honor = 0
+        if honor:
+            self.gain_honor(side, honor, "Honor & Fortune rolled in combat")
+        flags = faces.count(Face.FLAG)
+        cx["flags"] = flags
+        ld = self.attached_leader(dh)
+        eliminated = self.hit_unit(dh, hits, side, f"{hits} hit{'s' if hits != 1 else ''}") if hits else False
+        if self._result is not None:
+            return
+        if hits and ld is not None:
+            self._casualty_check(dh, ld, kind, eliminated, side)
+            if self._result is not None:
+                return
+        if eliminated:
+            if dh in self.leaders:
+                self._push_leader_retreat(dh)
+            return
+        if dh in self.units and flags:
+            cx["step"] = "flags"
+
+    def _casualty_check(self, h: Hex, ld: Leader, kind: str, eliminated: bool, by: int) -> None:
+        """Leader Casualty Check."""
+        if ld.kind == "commander":
+            n, need = 2, 2
+        elif eliminated:
+            n, need = 1, 1
+        else:
+            n, need = (2, 2) if kind == "ranged" else (1, 1)
+        faces = self.roll(n)
+        swords = faces.count(Face.SWORDS)
+        self.say("casualty_check", f"Leader Casualty Check on the {self.side_name(ld.side)} {LEADER_NAME[ld.kind]} at "
+                 f"{self.name(h)}: {', '.join(f.label for f in faces)}", faces=[f.value for f in faces])
+        if swords >= need:
+            self.remove_leader(h, "killed", by)
+        elif ld.kind == "commander" and h not in self.units:
+            # all bodyguards gone: he becomes a foot Leader and must retreat or commit seppuku
+            self.leaders[h] = ld._replace(kind="foot")
+            self.say("commander", f"The {self.side_name(ld.side)} Army Commander has lost his bodyguards and now acts as a foot Leader")
+
+    def flag_ignores(self, h: Hex, attacker: Unit | None) -> int:
+        """Bolster Morale: how many flags the unit at ``h`` may ignore (at most 2)."""
+        u = self.units[h]
+        ut = self.ut(u)
+        n = 0
+        support = 0
+        for nb in self.b.neighbours(h):
+            fu = self.units.get(nb)
+            if fu is not None and fu.side == u.side:
+                support += 1
+            elif fu is None and nb in self.leaders and self.leaders[nb].side == u.side:
+                support += 1
+        if support >= 2:
+            n += 1
+        n += ut.ignores_flag
+        if self.attached_leader(h) is not None:
+            n += 1
+        ter = self.ter(h)
+        if ter.ignore_flag_any:
+            n += 1
+        if not ut.cavalry and (
+            ter.ignore_flag_inf == "any"
+            or (ter.ignore_flag_inf == "cavalry" and attacker is not None and self.ut(attacker).cavalry)
+        ):
+            n += 1
+        return min(n, 2)
+
+    def _combat_flags_auto(self, cx: JSON) -> bool:
+        dh = self.b.parse(cx["tgt"])
+        u = self.units.get(dh)
+        if u is None:
+            cx["step"] = "post"
+            return True
+        flags = cx["flags"]
+        if self.ut(u).bodyguard and self.attached_leader(dh) is not None:
+            self.say("flags", f"The bodyguards ignore {flags} flag{'s' if flags > 1 else ''}: they must ignore all flags")
+            cx["step"] = "post"
+            return True
+        attacker = self.units.get(self.b.parse(cx["att"]))
+        max_ignore = min(flags, self.flag_ignores(dh, attacker))
+        if max_ignore == 0:
+            self._apply_flags(cx, flags, 0)
+            return True
+        cx["max_ignore"] = max_ignore
+        cx["seat"] = u.side
+        return False
+
+    def _apply_flags(self, cx: JSON, remaining: int, ignored: int) -> None:
+        dh = self.b.parse(cx["tgt"])
+        u = self.units[dh]
+        cx["step"] = "post"
+        cx["seat"] = 1 - u.side
+        if ignored:
+            self.say("flags", f"{self.unit_label(u)} ignores {ignored} flag{'s' if ignored > 1 else ''}")
+        if remaining <= 0:
+            return
+        if self.ter(dh).castle:
+            self.say("castle", f"{self.unit_label(u)} holds the castle and takes a hit for each of {remaining} flag(s)")
+            self.hit_unit(dh, remaining, 1 - u.side, "flags it could not ignore in a castle")
+            return
+        hexes = remaining * self.ut(u).hexes_per_flag
+        self.stack.append({
+            "t": "retreat", "seat": u.side, "uid": u.uid, "at": self.name(dh), "left": hexes, "moved": 0,
+            "leader": dh in self.leaders, "by": 1 - u.side,
+        })
+        self.say("retreat_due", f"{self.unit_label(u)} must retreat {hexes} hex{'es' if hexes > 1 else ''}")
+
+    def _combat_post(self, cx: JSON) -> None:
+        """After hits, checks and retreats: gain ground and bonus combat, or battle back."""
+        ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
+        att = self.units.get(ah)
+        if att is None or att.uid != cx["att_uid"] or cx["kind"] != "close" or cx["role"] == "back":
+            self.stack.pop()
+            return
+        if dh not in self.units and dh not in self.leaders:
+            if self.ter(dh).impassable:
+                self.stack.pop()
+                return
+            cx["step"] = "gain"
+            cx["seat"] = att.side
+            return
+        tu = self.units.get(dh)
+        if tu is not None and tu.uid == cx["tgt_uid"] and self._can_battle_back(dh, ah):
+            cx["step"] = "back"
+            cx["seat"] = tu.side
+            return
+        self.stack.pop()
+
+    def _can_battle_back(self, dh: Hex, ah: Hex) -> bool:
+        tu = self.units[dh]
+        cav = self.ut(tu).cavalry
+        if self.ter(dh).cap_on("close", cav) == 0 or self.ter(ah).cap_into("close", cav) == 0:
+            return False
+        return self.combat_dice("close", dh, ah, False) > 0
+
+    def _gain_ground(self, cx: JSON) -> None:
+        ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
+        u = self.units.pop(ah)
+        self.units[dh] = u
+        ld = self.leaders.get(ah)
+        if ld is not None and ld.side == u.side:
+            del self.leaders[ah]
+            self.leaders[dh] = ld
+        self.say("gain_ground", f"{self.unit_label(u)} gains ground from {self.name(ah)} to {self.name(dh)}",
+                 frm=self.name(ah), to=self.name(dh))
+        ut = self.ut(u)
+        eligible = (
+            cx["role"] == "attack"
+            and (ut.cavalry or dh in self.leaders)
+            and not self.ter(dh).forbids_battle_on_entry(ut.cavalry)
+            and bool(self.close_targets(dh))
+        )
+        if eligible:
+            cx["step"] = "bonus"
+        else:
+            self.stack.pop()
+
+    # -------------------------------------------------------------- retreats
+    def retreat_steps(self, h: Hex, u: Unit) -> list[Hex]:
+        """Retreats: the hexes one retreat move can reach (toward the own baseline)."""
+        r = h[1] + self.back_dir(u.side)
+        out = []
+        for dx in (-1, 1):
+            n = (h[0] + dx, r)
+            if n not in self.b or self.ter(n).impassable or n in self.units:
+                continue
+            ld = self.leaders.get(n)
+            if ld is not None:
+                if ld.side != u.side or h in self.leaders:
+                    continue
+                if self.ut(u).cavalry and ld.kind != "mounted":
+                    continue
+            out.append(n)
+        return out
+
+    def _retreat_loss(self, h: Hex, u: Unit, left: int) -> int:
+        """Fewest blocks lost completing ``left`` retreat hexes from ``h``."""
+        if left == 0:
+            return 0
+        steps = self.retreat_steps(h, u)
+        if not steps:
+            return left
+        best = left
+        for n in steps:
+            if n in self.leaders:
+                return 0
+            best = min(best, self._retreat_loss_from(n, h, u, left - 1))
+        return best
+
+    def _retreat_loss_from(self, n: Hex, frm: Hex, u: Unit, left: int) -> int:
+        # the unit is considered moved from ``frm`` to ``n``
+        moved = self.units.pop(frm)
+        ld = self.leaders.pop(frm, None)
+        self.units[n] = moved
+        if ld is not None:
+            self.leaders[n] = ld
+        try:
+            return self._retreat_loss(n, u, left)
+        finally:
+            del self.units[n]
+            self.units[frm] = moved
+            if ld is not None:
+                del self.leaders[n]
+                self.leaders[frm] = ld
+
+    def _retreat_options(self, task: JSON) -> list[Hex]:
+        h = self.b.parse(task["at"])
+        u = self.units[h]
+        steps = self.retreat_steps(h, u)
+        if not steps:
+            return []
+        scored = []
+        for n in steps:
+            loss = 0 if n in self.leaders else self._retreat_loss_from(n, h, u, task["left"] - 1)
+            scored.append((loss, n))
+        best = min(s for s, _ in scored)
+        return [n for s, n in scored if s == best]
+
+    def _legal_retreat(self, task: JSON) -> list[str]:
+        return [f"retreat {self.name(n)}" for n in sorted(self._retreat_options(task))]
+
+    def _auto_retreat(self, task: JSON) -> bool:
+        h = self.b.parse(task["at"])
+        u = self.units.get(h)
+        if u is None or u.uid != task["uid"]:
+            self.stack.pop()
+            return True
+        if task["left"] <= 0:
+            self._finish_retreat(task, h, u)
+            return True
+        opts = self._retreat_options(task)
+        if not opts:
+            why = "it is at its baseline" if h[1] == self.baseline_row(u.side) else "its retreat path is blocked"
+            self.say("retreat_blocked", f"{self.unit_label(u)} cannot retreat {task['left']} more hex(es): {why}")
+            gone = self.hit_unit(h, task["left"], task["by"], "retreat could not be completed")
+            task["left"] = 0
+            if gone:
+                self.stack.pop()
+                if task["moved"]:
+                    self._pay_retreat(task, h, u)
+            return True
+        if len(opts) == 1:
+            self._retreat_step(task, h, u, opts[0])
+            return True
+        return False
+
+    def _act_retreat(self, task: JSON, action: str) -> None:
+        h = self.b.parse(task["at"])
+        self._retreat_step(task, h, self.units[h], self.b.parse(action.split()[1]))
+
+    def _retreat_step(self, task: JSON, h: Hex, u: Unit, n: Hex) -> None:
+        del self.units[h]
+        self.units[n] = u
+        ld = self.leaders.get(h)
+        if ld is not None and ld.side == u.side:
+            del self.leaders[h]
+            self.leaders[n] = ld
+        task["at"] = self.name(n)
+        task["moved"] += 1
+        task["left"] -= 1
+        joined = ""
+        if ld is None and n in self.leaders:
+            joined = f" and stops to join the {LEADER_NAME[self.leaders[n].kind]}"
+            task["left"] = 0
+        self.say("retreat", f"{self.unit_label(u)} retreats {self.name(h)} to {self.name(n)}{joined}",
+                 frm=self.name(h), to=self.name(n))
+
+    def _finish_retreat(self, task: JSON, h: Hex, u: Unit) -> None:
+        self.stack.pop()
+        if task["moved"]:
+            self._pay_retreat(task, h, u)
+
+    def _pay_retreat(self, task: JSON, h: Hex, u: Unit) -> None:
+        """Retreat & Loss of Honor, then a Lack of Honor roll if the reserve falls short."""
+        ut = self.ut(u)
+        moved = task["moved"]
+        if ut.retreat_honor_flat:
+            cost = ut.retreat_honor_flat + (moved if task["leader"] else 0)
+        else:
+            cost = moved * (ut.retreat_honor + (1 if task["leader"] else 0))
+        short = self.lose_honor(u.side, cost, f"{ut.name} retreated {moved} hex{'es' if moved > 1 else ''}")
+        if short:
+            self._push_loh(u.side, short, h, u.uid, None, symbol=ut.symbol)
+
+    # ---------------------------------------------------------- lone Leaders
+    def leader_retreats(self, h: Hex) -> list[Hex]:
+        """Leader Retreat: end hexes 1-3 retreat moves back, through friends, never into enemies."""
+        ld = self.leaders[h]
+        back = self.back_dir(ld.side)
+        out: set[Hex] = set()
+        frontier = [h]
+        for _ in range(3):
+            nxt = []
+            for cur in frontier:
+                for dx in (-1, 1):
+                    n = (cur[0] + dx, cur[1] + back)
+                    if n not in self.b or self.b.is_half(n) or self.ter(n).impassable:
+                        continue
+                    u = self.units.get(n)
+                    other = self.leaders.get(n)
+                    if (u is not None and u.side != ld.side) or (other is not None and other.side != ld.side):
+                        continue
+                    nxt.append(n)
+                    if other is not None:
+                        continue
+                    if u is not None:
+                        ut = self.ut(u)
+                        if ut.bodyguard or (ut.cavalry and ld.kind != "mounted"):
+                            continue
+                    out.add(n)
+            frontier = nxt
+        return sorted(out)
+
+    def _push_leader_retreat(self, h: Hex) -> None:
+        ld = self.leaders[h]
+        self.stack.append({"t": "lretreat", "seat": ld.side, "lid": ld.lid, "at": self.name(h)})
+
+    def _lretreat_forced(self, task: JSON) -> str | None:
+        h = self.b.parse(task["at"])
+        if h[1] == self.baseline_row(task["seat"]):
+            return "he stands on his own baseline"
+        if not self.leader_retreats(h):
+            return "he cannot retreat a single hex"
+        return None
+
+    def _legal_lretreat(self, task: JSON) -> list[str]:
+        h = self.b.parse(task["at"])
+        return [*(f"retreat {self.name(n)}" for n in self.leader_retreats(h)), "seppuku"]
+
+    def _auto_lretreat(self, task: JSON) -> bool:
+        h = self.b.parse(task["at"])
+        ld = self.leaders.get(h)
+        if ld is None or ld.lid != task["lid"] or h in self.units:
+            self.stack.pop()
+            return True
+        why = self._lretreat_forced(task)
+        if why is None:
+            return False
+        self.say("seppuku_forced", f"The {self.side_name(ld.side)} {LEADER_NAME[ld.kind]} at {self.name(h)} must commit seppuku: {why}")
+        self.stack.pop()
+        self._seppuku(h)
+        return True
+
+    def _act_lretreat(self, task: JSON, action: str) -> None:
+        h = self.b.parse(task["at"])
+        self.stack.pop()
+        if action == "seppuku":
+            self._seppuku(h)
+            return
+        n = self.b.parse(action.split()[1])
+        ld = self.leaders.pop(h)
+        self.leaders[n] = ld
+        joined = f" and joins the {self.ut(self.units[n]).name}" if n in self.units else ""
+        self.say("leader_retreat", f"The {self.side_name(ld.side)} {LEADER_NAME[ld.kind]} retreats {self.name(h)} to {self.name(n)}{joined}",
+                 frm=self.name(h), to=self.name(n))
+        short = self.lose_honor(ld.side, 3, "a lone Leader retreated")
+        if short:
+            self._push_loh(ld.side, short, n, None, ld.lid)
+
+    def _seppuku(self, h: Hex) -> None:
+        """Leader Seppuku: +5 tokens, a Command card lost by the opponent's pick, a Dragon card for him."""
+        ld = self.leaders.pop(h)
+        side = ld.side
+        self.removed.append({"side": side, "piece": ld.lid, "cause": "seppuku"})
+        self.say("seppuku", f"The {self.side_name(side)} {LEADER_NAME[ld.kind]} at {self.name(h)} commits seppuku", hex=self.name(h))
+        self.gain_honor(side, 5, "seppuku")
+        self.command[side] = max(1, self.command[side] - 1)
+        self.draw_dragon(1 - side)
+        if self.hands[side]:
+            perm = self.rng.shuffled(self.hands[side])
+            self.stack.append({"t": "pick", "seat": 1 - side, "victim": side, "perm": perm})
+
+    def _legal_pick(self, task: JSON) -> list[str]:
+        return [f"pick {i + 1}" for i in range(len(task["perm"]))]
+
+    def _act_pick(self, task: JSON, action: str) -> None:
+        k = int(action.split()[1])
+        cid = task["perm"][k - 1]
+        victim = task["victim"]
+        self.stack.pop()
+        self.hands[victim].remove(cid)
+        self.cmd_discard.append(cid)
+        self.say("discard", f"{self.side_name(1 - victim)} picks face-down card {k}: {self.side_name(victim)} discards "
+                 f"{self.card_name(cid)}", side=victim, card=cid)
+
+    # ----------------------------------------------------------- Lack of Honor
+    def _push_loh(self, side: int, short: int, origin: Hex, uid: str | None, lid: str | None, symbol: str | None = None) -> None:
+        faces = self.roll(4 + short)
+        self.say("lack_of_honor", f"Lack of Honor: {self.side_name(side)} is {short} token(s) short and rolls {4 + short} dice: "
+                 f"{', '.join(f.label for f in faces)}", side=side, faces=[f.value for f in faces])
+        self.stack.append({"t": "loh", "seat": side, "faces": [f.value for f in faces], "origin": self.name(origin),
+                           "uid": uid, "lid": lid, "symbol": symbol})
+
+    def loh_candidates(self, side: int, origin: Hex, symbol: str) -> list[Hex]:
+        """The nearest units of ``side`` bearing ``symbol`` (all of them when tied)."""
+        hexes = [h for h, u in self.units.items() if u.side == side and self.ut(u).symbol == symbol]
+        if not hexes:
+            return []
+        d = min(self.b.distance(origin, h) for h in hexes)
+        return sorted(h for h in hexes if self.b.distance(origin, h) == d)
+
+    def _auto_loh(self, task: JSON) -> bool:
+        side = task["seat"]
+        while task["faces"]:
+            face = Face(task["faces"][0])
+            if face == Face.SWORDS and task["lid"]:
+                lh = self.find_leader(task["lid"])
+                task["faces"].pop(0)
+                if lh is not None:
+                    self.remove_leader(lh, "killed", 1 - side)
+                    if self._result is not None:
+                        return True
+                continue
+            if not face.is_unit_symbol:
+                task["faces"].pop(0)
+                continue
+            if task["uid"] and task["symbol"] and face == SYMBOL_FACE.get(task["symbol"]):
+                task["faces"].pop(0)
+                uh = self.find_unit(task["uid"])
+                if uh is not None:
+                    self.hit_unit(uh, 1, 1 - side, "Lack of Honor")
+                    if self._result is not None:
+                        return True
+                continue
+            cands = self.loh_candidates(side, self.b.parse(task["origin"]), face.value)
+            if len(cands) > 1:
+                return False
+            task["faces"].pop(0)
+            if cands:
+                self.hit_unit(cands[0], 1, 1 - side, "Lack of Honor")
+                if self._result is not None:
+                    return True
+        self.stack.pop()
+        return True
+
+    def _legal_loh(self, task: JSON) -> list[str]:
+        face = Face(task["faces"][0])
+        return [f"hit {self.name(h)}" for h in self.loh_candidates(task["seat"], self.b.parse(task["origin"]), face.value)]
+
+    def _act_loh(self, task: JSON, action: str) -> None:
+        task["faces"].pop(0)
+        self.hit_unit(self.b.parse(action.split()[1]), 1, 1 - task["seat"], "Lack of Honor")
+
+    # ---------------------------------------------------- phase 5: end of turn
+    def _auto_end(self, task: JSON) -> bool:
+        side = task["seat"]
+        step = task["step"]
+        if step == "draw":
+            cid = self.ti["card"]
+            if cid is not None:
+                self.cmd_discard.append(cid)
+                self.ti["card"] = None
+            card = self.t.command[self.last_played[side] or ""] if self.last_played[side] else None
+            n = 2 if card is not None and card.draw_two else 1
+            drawn = [c for c in (self.draw_command(side) for _ in range(n)) if c is not None]
+            if len(drawn) == 2 and self.t.command_ids[drawn[0]] != self.t.command_ids[drawn[1]]:
+                task["drawn"] = drawn
+                task["step"] = "keep"
+                names = " and ".join(self.card_name(c) for c in drawn)
+                self.say_private(side, "draw_two", f"{self.side_name(side)} draws {names} and must keep one",
+                                 f"{self.side_name(side)} draws 2 Command cards and keeps one", side=side, cards=drawn)
+                return False
+            if drawn:
+                self.hands[side].append(drawn[0])
+                for extra in drawn[1:]:
+                    self.cmd_discard.append(extra)
+                self.say_private(side, "draw", f"{self.side_name(side)} draws {self.card_name(drawn[0])}",
+                                 f"{self.side_name(side)} draws a Command card", side=side, card=drawn[0])
+            task["step"] = "discard"
+            return True
+        if step == "discard":
+            if self.ti["dragon_played"][side] or not self.dragons[side]:
+                task["step"] = "replenish"
+                return True
+            return False
+        if step == "replenish":
+            return False
+        return False
+
+    def _legal_end(self, task: JSON) -> list[str]:
+        side = task["seat"]
+        step = task["step"]
+        if step == "keep":
+            return sorted({f"keep {self.t.command_ids[c]}" for c in task["drawn"]})
+        if step == "discard":
+            slugs = sorted({self.t.dragon_ids[d] for d in self.dragons[side]})
+            return [*(f"discard-dragon {s}" for s in slugs), "keep-dragons"]
+        if step == "replenish":
+            acts = ["take-honor"]
+            if self.dr_deck or self.dr_discard:
+                acts.insert(0, "draw-dragon")
+            return acts
+        return []
+
+    def _act_end(self, task: JSON, action: str) -> None:
+        side = task["seat"]
+        step = task["step"]
+        if step == "keep":
+            slug = action.split()[1]
+            keep = next(c for c in task["drawn"] if self.t.command_ids[c] == slug)
+            other = [c for c in task["drawn"] if c != keep]
+            self.hands[side].append(keep)
+            self.cmd_discard.extend(other)
+            self.say_private(side, "keep", f"{self.side_name(side)} keeps {self.card_name(keep)} and discards "
+                             f"{', '.join(self.card_name(c) for c in other)}",
+                             f"{self.side_name(side)} keeps one card and discards "
+                             f"{', '.join(self.card_name(c) for c in other)}", side=side, card=keep)
+            del task["drawn"]
+            task["step"] = "discard"
+        elif step == "discard":
+            if action != "keep-dragons":
+                slug = action.split()[1]
+                did = next(d for d in self.dragons[side] if self.t.dragon_ids[d] == slug)
+                self.dragons[side].remove(did)
+                self.dr_discard.append(did)
+                self.say("discard_dragon", f"{self.side_name(side)} discards the Dragon card {self.dragon_name(did)}", side=side, card=did)
+                self.gain_honor(side, 1, "a Dragon card discarded")
+            task["step"] = "replenish"
+        elif step == "replenish":
+            if action == "draw-dragon":
+                self.draw_dragon(side)
+            else:
+                self.gain_honor(side, 2, "end of turn")
+            self.stack.pop()
+            self._start_turn()
+
+    # ------------------------------------------------------------- views
+    def secrets(self, seat: int | None) -> set[str]:
+        out: set[str] = {f'"{c}"' for c in self.cmd_deck} | {f'"{d}"' for d in self.dr_deck}
+        for side in (0, 1):
+            if side != seat:
+                out |= {f'"{c}"' for c in self.hands[side]}
+                out |= {f'"{d}"' for d in self.dragons[side]}
+        out.add(str(self.rng.state))
+        return out
+
+    def card_json(self, cid: str) -> JSON:
+        slug = self.t.command_ids[cid]
+        c = self.t.command[slug]
+        return {"id": cid, "slug": slug, "name": c.name, "kind": c.kind, "text": c.text}
+
+    def dragon_json(self, did: str) -> JSON:
+        slug = self.t.dragon_ids[did]
+        d = self.t.dragon[slug]
+        return {"id": did, "slug": slug, "name": d.name, "cost": d.cost, "window": d.window, "effect": d.effect,
+                "confidence": d.confidence}
+
+    def pending_json(self) -> JSON | None:
+        if not self.stack or self._result is not None:
+            return None
+        task = self.stack[-1]
+        out: JSON = {"decision": task["t"], "seat": task["seat"], "side": SIDE_NAMES[task["seat"]],
+                     "prompt": self.prompt()}
+        for k in ("step", "att", "tgt", "kind", "role", "at", "left", "max_ignore", "flags"):
+            if k in task:
+                out[k] = task[k]
+        return out
+
+    def prompt(self) -> str:
+        if self._result is not None or not self.stack:
+            return "the battle is over"
+        task = self.stack[-1]
+        side = self.side_name(task["seat"])
+        t = task["t"]
+        if t == "combat":
+            step = task["step"]
+            return {
+                "inspire": f"{side}: spend 1 Honor & Fortune to have a Leader inspire the unit at {task['att']} (+1 die)?",
+                "flags": f"{side}: {task['flags']} flag(s) against {task['tgt']}; how many to ignore (up to {task.get('max_ignore')})?",
+                "gain": f"{side}: gain ground into {task['tgt']}?",
+                "bonus": f"{side}: make a bonus close combat from {task['tgt']}?",
+                "back": f"{side}: battle back from {task['tgt']} against {task['att']}?",
+            }.get(step, step)
+        if t == "end":
+            return {
+                "keep": f"{side}: keep which of the two Command cards drawn?",
+                "discard": f"{side}: discard a Dragon card for 1 Honor & Fortune?",
+                "replenish": f"{side}: draw a Dragon card or take 2 Honor & Fortune?",
+            }.get(task["step"], "end of turn")
+        return {
+            "play": f"{side}: play a Command card",
+            "order": f"{side}: order units and Leaders ({len(self.ti['orders'])}/{len(self.ti.get('slots', []))} orders given)",
+            "move": f"{side}: move ordered units and Leaders",
+            "battle": f"{side}: battle with ordered units",
+            "retreat": f"{side}: choose the retreat hex for the unit at {task.get('at')} ({task.get('left')} to go)",
+            "lretreat": f"{side}: the lone Leader at {task.get('at')} must retreat 1-3 hexes or commit seppuku",
+            "pick": f"{side}: pick one of the opponent's face-down Command cards to discard",
+            "loh": f"{side}: Lack of Honor: which of the nearest units loses the block?",
+        }.get(t, t)
+
+    def board_json(self) -> JSON:
+        units = []
+        for h, u in sorted(self.units.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            ld = self.leaders.get(h)
+            units.append({"hex": self.name(h), "id": u.uid, "type": u.type, "side": SIDE_NAMES[u.side],
+                          "symbol": self.ut(u).symbol, "blocks": u.blocks,
+                          "leader": ld.kind if ld is not None else None})
+        lone = [{"hex": self.name(h), "id": ld.lid, "kind": ld.kind, "side": SIDE_NAMES[ld.side]}
+                for h, ld in sorted(self.leaders.items(), key=lambda kv: (kv[0][1], kv[0][0])) if h not in self.units]
+        return {
+            "terrain": {self.name(h): t for h, t in sorted(self.terrain.items(), key=lambda kv: (kv[0][1], kv[0][0]))},
+            "tents": {SIDE_NAMES[s]: self.name(h) for s, h in sorted(self.tents.items())},
+            "units": units,
+            "leaders": lone,
+        }
+
+    def observation(self, seat: int | None) -> JSON:
+        obs: JSON = {
+            "game": self.game.id,
+            "scenario": self.scenario_id,
+            "turn": self.turn,
+            "active": SIDE_NAMES[self.active],
+            "bottom": SIDE_NAMES[self.bottom],
+            "to_move": None if self.to_move() is None else SIDE_NAMES[self.to_move() or 0],
+            "you": None if seat is None else SIDE_NAMES[seat],
+            "board": self.board_json(),
+            "honor": {SIDE_NAMES[s]: self.honor[s] for s in (0, 1)},
+            "pool": self.pool,
+            "banners": {SIDE_NAMES[s]: self.banners[s] for s in (0, 1)},
+            "victory_banners": self.victory,
+            "command": {SIDE_NAMES[s]: self.command[s] for s in (0, 1)},
+            "hand_sizes": {SIDE_NAMES[s]: len(self.hands[s]) for s in (0, 1)},
+            "dragon_counts": {SIDE_NAMES[s]: len(self.dragons[s]) for s in (0, 1)},
+            "command_deck": len(self.cmd_deck),
+            "dragon_deck": len(self.dr_deck),
+            "command_discard": [self.card_json(c) for c in self.cmd_discard[-5:]],
+            "command_discard_size": len(self.cmd_discard),
+            "dragon_discard": [self.dragon_json(d) for d in self.dr_discard[-5:]],
+            "played": self.card_json(self.ti["card"]) if self.ti.get("card") else None,
+            "orders": [self.name(h) + (" leader" if k[0] == "l" and h in self.units else "")
+                       for k in self.ti["orders"] if (h := self.key_hex(k)) is not None],
+            "pending": self.pending_json(),
+            "result": self._result.to_json() if self._result else None,
+        }
+        if seat is not None:
+            obs["hand"] = [self.card_json(c) for c in self.hands[seat]]
+            obs["dragons"] = [self.dragon_json(d) for d in self.dragons[seat]]
+            if self.to_move() == seat:
+                obs["legal_actions"] = self.legal_actions()
+        return obs
+
+    # -------------------------------------------------------- serialization
+    def to_json(self) -> JSON:
+        n = self.name
+        return {
+            "format": "kassen-cc-samurai-state/1",
+            "scenario": {"id": self.scenario_id, "name": self.scenario_name, "victory": self.victory,
+                         "tent_banners": self.tent_banners, "exit_banners": self.exit_banners,
+                         "bottom": self.bottom, "exits": [[n(h) for h in e] for e in self.exits]},
+            "terrain": {n(h): t for h, t in sorted(self.terrain.items())},
+            "tents": {str(s): n(h) for s, h in sorted(self.tents.items())},
+            "units": [[n(h), u.uid, u.type, u.side, u.blocks] for h, u in sorted(self.units.items())],
+            "leaders": [[n(h), ld.lid, ld.kind, ld.side] for h, ld in sorted(self.leaders.items())],
+            "start_blocks": dict(sorted(self.start_blocks.items())),
+            "hands": self.hands, "dragons": self.dragons,
+            "cmd_deck": self.cmd_deck, "cmd_discard": self.cmd_discard,
+            "dr_deck": self.dr_deck, "dr_discard": self.dr_discard,
+            "honor": self.honor, "pool": self.pool, "banners": self.banners, "objectives": self.objectives,
+            "command": self.command, "turn": self.turn, "active": self.active,
+            "stack": self.stack, "ti": self.ti, "last_played": self.last_played, "removed": self.removed,
+            "rng": self.rng.state, "forced": self.forced,
+            "result": self._result.to_json() if self._result else None,
+        }
+
+    @classmethod
+    def from_json(cls, game: CCSamuraiGame, d: JSON) -> CCState:
+        if not isinstance(d, dict) or d.get("format") != "kassen-cc-samurai-state/1":
+            raise FormatError("not a C&C Samurai state: 'format' must be 'kassen-cc-samurai-state/1'")
+        s = cls(game)
+        try:
+            p = s.b.parse
+            sc = d["scenario"]
+            s.scenario_id, s.scenario_name = str(sc["id"]), str(sc["name"])
+            s.victory, s.tent_banners, s.exit_banners = int(sc["victory"]), int(sc["tent_banners"]), int(sc["exit_banners"])
+            s.bottom = int(sc["bottom"])
+            s.exits = [[p(h) for h in e] for e in sc["exits"]]
+            s.terrain = {p(h): str(t) for h, t in d["terrain"].items()}
+            for t in s.terrain.values():
+                if t not in s.t.terrain:
+                    raise FormatError(f"state: unknown terrain {t!r}")
+            s.tents = {int(k): p(v) for k, v in d["tents"].items()}
+            s.units = {p(h): Unit(str(uid), str(typ), int(side), int(bl)) for h, uid, typ, side, bl in d["units"]}
+            s.leaders = {p(h): Leader(str(lid), str(kind), int(side)) for h, lid, kind, side in d["leaders"]}
+            for u in s.units.values():
+                if u.type not in s.t.units or not 1 <= u.blocks <= 4 or u.side not in (0, 1):
+                    raise FormatError(f"state: bad unit {list(u)}")
+            s.start_blocks = {str(k): int(v) for k, v in d["start_blocks"].items()}
+            s.hands = [list(map(str, h)) for h in d["hands"]]
+            s.dragons = [list(map(str, h)) for h in d["dragons"]]
+            s.cmd_deck, s.cmd_discard = list(d["cmd_deck"]), list(d["cmd_discard"])
+            s.dr_deck, s.dr_discard = list(d["dr_deck"]), list(d["dr_discard"])
+            every_c = sorted(s.hands[0] + s.hands[1] + s.cmd_deck + s.cmd_discard + ([d["ti"]["card"]] if d["ti"].get("card") else [])
+                             + [c for t in d["stack"] for c in t.get("drawn", [])])
+            if len(set(every_c)) != len(every_c) or not set(every_c) <= set(s.t.command_ids):
+                raise FormatError("state: Command cards are duplicated or unknown")
+            s.honor, s.pool = [int(x) for x in d["honor"]], int(d["pool"])
+            s.banners, s.objectives = [int(x) for x in d["banners"]], [int(x) for x in d["objectives"]]
+            s.command = [int(x) for x in d["command"]]
+            s.turn, s.active = int(d["turn"]), int(d["active"])
+            s.stack = _copy(d["stack"])
+            s.ti = _copy(d["ti"])
+            s.last_played = list(d["last_played"])
+            s.removed = _copy(d["removed"])
+            s.rng = Rng(int(d["rng"]))
+            s.forced = [Face(f).value for f in d["forced"]]
+            s._result = Result.from_json(d["result"]) if d["result"] else None
+        except FormatError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise FormatError(f"C&C Samurai state is malformed: {type(exc).__name__}: {exc}") from None
+        if s.pool + sum(s.honor) > POOL_TOTAL:
+            raise FormatError("state: more than 30 Honor & Fortune tokens")
+        return s
+
+    def __repr__(self) -> str:
+        return f"<CCState {self.scenario_id} turn {self.turn} {json.dumps(self.pending_json())}>"
+
+
+_DECISION_NAMES = {
+    "play": "play a Command card",
+    "order": "give orders (or 'done')",
+    "move": "move (or 'end-move')",
+    "battle": "battle (or 'end-battle')",
+    "combat": "decide in the combat",
+    "retreat": "choose a retreat hex",
+    "lretreat": "retreat the lone Leader or commit seppuku",
+    "pick": "pick a card",
+    "loh": "choose the unit that loses a block",
+    "end": "finish the turn",
+}
+
+
+def _new_turn_info() -> JSON:
+    return {"card": None, "slots": [], "orders": [], "moved": {}, "no_battle": [], "battled": [],
+            "dragon_played": [False, False]}

@@ -1,0 +1,1 @@
+"""Test machinery every ruleset reuses."""
