@@ -76,6 +76,12 @@ class HexBoard:
         self.cells: tuple[Hex, ...] = tuple(cells)
         self._cellset = frozenset(cells)
         self._line_cache: dict[tuple[Hex, Hex], LineCells] = {}
+        self._names = {h: f"{chr(ord('A') + h[0])}{h[1] + 1}" for h in cells}
+        self._parsed = {v: k for k, v in self._names.items()}
+        self._nbrs = {
+            h: [(h[0] + dx, h[1] + dr) for dx, dr in DIRECTIONS if (h[0] + dx, h[1] + dr) in self._cellset]
+            for h in cells
+        }
 
     # -- basic facts -------------------------------------------------------
     def __contains__(self, h: object) -> bool:
@@ -98,10 +104,14 @@ class HexBoard:
     # -- notation ----------------------------------------------------------
     def name(self, h: Hex) -> str:
         """``(1, 0)`` -> ``'B1'``."""
-        return f"{chr(ord('A') + h[0])}{h[1] + 1}"
+        got = self._names.get(h)
+        return got if got is not None else f"{chr(ord('A') + h[0])}{h[1] + 1}"
 
     def parse(self, text: str) -> Hex:
         """``'B1'`` -> ``(1, 0)``; raises ``FormatError`` naming what is wrong."""
+        fast = self._parsed.get(text)
+        if fast is not None:
+            return fast
         t = text.strip().upper()
         if len(t) < 2 or not t[0].isalpha() or not t[1:].isdigit():
             raise FormatError(f"{text!r} is not a hex: write a column letter and a row number, like F3")
@@ -118,6 +128,9 @@ class HexBoard:
 
     # -- adjacency and distance -------------------------------------------
     def neighbours(self, h: Hex) -> list[Hex]:
+        got = self._nbrs.get(h)
+        if got is not None:
+            return list(got)
         x, r = h
         return [(x + dx, r + dr) for dx, dr in DIRECTIONS if (x + dx, r + dr) in self._cellset]
 

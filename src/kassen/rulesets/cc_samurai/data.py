@@ -143,19 +143,19 @@ class Tables:
         self.terrain = terrain
         self.command = {c.slug: c for c in command}
         self.dragon = {c.slug: c for c in dragon}
-        #: card-instance id -> slug, e.g. "C07" -> "order-two-center"
+        #: card-instance id -> slug, e.g. "C#07" -> "order-two-center" (the # keeps ids apart from hex names)
         self.command_ids: dict[str, str] = {}
         n = 0
         for c in command:
             for _ in range(c.copies):
                 n += 1
-                self.command_ids[f"C{n:02d}"] = c.slug
+                self.command_ids[f"C#{n:02d}"] = c.slug
         self.dragon_ids: dict[str, str] = {}
         n = 0
         for d in dragon:
             for _ in range(d.copies):
                 n += 1
-                self.dragon_ids[f"D{n:02d}"] = d.slug
+                self.dragon_ids[f"D#{n:02d}"] = d.slug
 
 
 def _read(name: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@ Section names in comments and tests refer to the rulebook (seed 000).
 from __future__ import annotations
 
 import json
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from kassen.engine.dice import Face, roll_die
@@ -84,6 +85,7 @@ class CCState(State):
         self._result: Result | None = None
         self.events: tuple[Event, ...] = ()
         self._ev: list[Event] = []
+        self._legal: list[str] | None = None
 
     def clone(self) -> CCState:
         s = CCState.__new__(CCState)
@@ -113,6 +115,7 @@ class CCState(State):
         s._result = self._result
         s.events = ()
         s._ev = []
+        s._legal = None
         return s
 
     def with_forced_dice(self, faces: list[Face] | list[str]) -> CCState:
@@ -135,9 +138,10 @@ class CCState(State):
     def legal_actions(self) -> list[str]:
         if self._result is not None or not self.stack:
             return []
-        task = self.stack[-1]
-        actions: list[str] = getattr(self, f"_legal_{task['t']}")(task)
-        return actions
+        if self._legal is None:
+            task = self.stack[-1]
+            self._legal = getattr(self, f"_legal_{task['t']}")(task)
+        return list(self._legal)
 
     def apply(self, action: str) -> CCState:
         action = " ".join(action.split())
@@ -254,7 +258,7 @@ class CCState(State):
 
     def remove_leader(self, h: Hex, cause: str, by: int | None) -> None:
         ld = self.leaders.pop(h)
-        self.removed.append({"side": ld.side, "piece": ld.lid, "cause": cause})
+        self.removed.append({"side": ld.side, "piece": ld.lid, "cause": cause, "type": ld.kind})
         if cause == "killed" and by is not None:
             self.say("leader_killed", f"{self.side_name(ld.side)} {LEADER_NAME[ld.kind]} at {self.name(h)} is eliminated",
                      hex=self.name(h), leader=ld.lid)
@@ -262,7 +266,7 @@ class CCState(State):
                 bg = self.units.get(h)
                 if bg is not None and self.ut(bg).bodyguard:
                     del self.units[h]
-                    self.removed.append({"side": bg.side, "piece": bg.uid, "cause": "surrender"})
+                    self.removed.append({"side": bg.side, "piece": bg.uid, "cause": "surrender", "type": bg.type})
                     self.say("surrender", f"The bodyguards at {self.name(h)} surrender", hex=self.name(h))
             self.award_banner(by, 1, f"{LEADER_NAME[ld.kind]} eliminated")
 
@@ -280,7 +284,7 @@ class CCState(State):
                      hex=self.name(h), lost=n, left=left)
             return False
         del self.units[h]
-        self.removed.append({"side": u.side, "piece": u.uid, "cause": "killed"})
+        self.removed.append({"side": u.side, "piece": u.uid, "cause": "killed", "type": u.type})
         self.say("eliminated", f"{label} at {self.name(h)} is eliminated ({why})", hex=self.name(h), unit=u.uid)
         if not self.ut(u).bodyguard:
             self.award_banner(by, 1, f"{self.ut(u).name} eliminated")
@@ -427,17 +431,11 @@ class CCState(State):
                 out.append((f"order {self.name(h)} leader", f"l:{ld.lid}", h))
         return out
 
-    def _fits(self, side: int, keys: list[str]) -> bool:
-        """Can every ordered piece be matched to a distinct slot of the card (by section)?"""
+    def _fits(self, side: int, secs: list[frozenset[str]]) -> bool:
+        """Can every ordered piece (given by its sections) take a distinct slot of the card?"""
         slots: list[str] = self.ti["slots"]
-        if len(keys) > len(slots):
+        if len(secs) > len(slots):
             return False
-        secs = []
-        for k in keys:
-            h = self.key_hex(k)
-            if h is None:
-                return False
-            secs.append(sections_of(h, side, self.bottom))
         match: dict[int, int] = {}
 
         def try_assign(i: int, seen: set[int]) -> bool:
@@ -449,12 +447,23 @@ class CCState(State):
                         return True
             return False
 
-        return all(try_assign(i, set()) for i in range(len(keys)))
+        return all(try_assign(i, set()) for i in range(len(secs)))
 
     def _order_actions(self, side: int) -> list[str]:
+        given = []
+        for k in self.ti["orders"]:
+            h = self.key_hex(k)
+            if h is not None:
+                given.append(sections_of(h, side, self.bottom))
+        if len(given) >= len(self.ti["slots"]):
+            return []
         out = []
-        for action, key, _h in self._orderable(side):
-            if self._fits(side, [*self.ti["orders"], key]):
+        verdict: dict[frozenset[str], bool] = {}
+        for action, _key, h in self._orderable(side):
+            secs = sections_of(h, side, self.bottom)
+            if secs not in verdict:
+                verdict[secs] = self._fits(side, [*given, secs])
+            if verdict[secs]:
                 out.append(action)
         return sorted(out)
 
@@ -462,7 +471,9 @@ class CCState(State):
         return [*self._order_actions(task["seat"]), "done"]
 
     def _auto_order(self, task: JSON) -> bool:
-        if self._order_actions(task["seat"]):
+        acts = self._order_actions(task["seat"])
+        if acts:
+            self._legal = [*acts, "done"]
             return False
         self._to_move_phase(task)
         return True
@@ -499,6 +510,8 @@ class CCState(State):
         ut = self.ut(u)
         allowance = ut.move
         has_leader = h in self.leaders
+        # a Leader never enters a half-hex, so neither does a unit carrying one
+        carries = has_leader and f"l:{self.leaders[h].lid}" not in self.ti["orders"]
         out: dict[str, int] = {}
         frontier = [h]
         seen = {h: 0}
@@ -512,7 +525,7 @@ class CCState(State):
                     if n in seen:
                         continue
                     ter = self.ter(n)
-                    if ter.impassable or n in self.units:
+                    if ter.impassable or n in self.units or (carries and self.b.is_half(n)):
                         continue
                     ld = self.leaders.get(n)
                     if ld is not None:
@@ -592,7 +605,9 @@ class CCState(State):
         return [*self._mover_actions(task["seat"]), "end-move"]
 
     def _auto_move(self, task: JSON) -> bool:
-        if self._mover_actions(task["seat"]):
+        acts = self._mover_actions(task["seat"])
+        if acts:
+            self._legal = [*acts, "end-move"]
             return False
         self.stack[-1] = {"t": "battle", "seat": task["seat"]}
         return True
@@ -613,7 +628,7 @@ class CCState(State):
             self.ti["moved"][key] = steps
             del self.leaders[h]
             if dest_txt == "off":
-                self.removed.append({"side": side, "piece": ld.lid, "cause": "off"})
+                self.removed.append({"side": side, "piece": ld.lid, "cause": "off", "type": ld.kind})
                 self.say("leader_off", f"{self.side_name(side)} {LEADER_NAME[ld.kind]} leaves the battlefield from {self.name(h)}",
                          hex=self.name(h))
                 short = self.lose_honor(side, 3, "a Leader left the battlefield")
@@ -637,10 +652,10 @@ class CCState(State):
             assert ld is not None
             del self.leaders[h]
         if dest_txt == "off":
-            self.removed.append({"side": side, "piece": u.uid, "cause": "exit"})
+            self.removed.append({"side": side, "piece": u.uid, "cause": "exit", "type": u.type})
             self.say("exit", f"{self.unit_label(u)} leaves the battlefield from {self.name(h)}", hex=self.name(h))
             if carry and ld is not None:
-                self.removed.append({"side": side, "piece": ld.lid, "cause": "exit"})
+                self.removed.append({"side": side, "piece": ld.lid, "cause": "exit", "type": ld.kind})
             self.award_banner(side, self.exit_banners, "a unit left by an exit hex", objective=True)
             return
         d = self.b.parse(dest_txt)
@@ -744,13 +759,38 @@ class CCState(State):
                 out.append(f"attack {self.name(h)} {self.name(n)}")
             for n in self.ranged_targets(h):
                 out.append(f"fire {self.name(h)} {self.name(n)}")
+        out.extend(self._swarm_actions())
         return sorted(out)
+
+    def _swarm_actions(self) -> list[str]:
+        """Levy Infantry Swarm: two or more ordered levies adjacent to one enemy unit attack together."""
+        levies = []
+        for key in self.ti["orders"]:
+            h = self.key_hex(key) if key[0] == "u" else None
+            if h is not None and self.ut(self.units[h]).levy and self.can_battle(h):
+                levies.append(h)
+        if len(levies) < 2:
+            return []
+        out = []
+        targets: dict[Hex, list[Hex]] = {}
+        for h in levies:
+            for n in self.close_targets(h):
+                if n in self.units:
+                    targets.setdefault(n, []).append(h)
+        for t, group in targets.items():
+            group.sort(key=lambda h: (h[1], h[0]))
+            for k in range(2, len(group) + 1):
+                for combo in combinations(group, k):
+                    out.append(f"attack {'+'.join(self.name(h) for h in combo)} {self.name(t)}")
+        return out
 
     def _legal_battle(self, task: JSON) -> list[str]:
         return [*self._battle_actions(task["seat"]), "end-battle"]
 
     def _auto_battle(self, task: JSON) -> bool:
-        if self._battle_actions(task["seat"]):
+        acts = self._battle_actions(task["seat"])
+        if acts:
+            self._legal = [*acts, "end-battle"]
             return False
         self.stack[-1] = {"t": "end", "seat": task["seat"], "step": "draw"}
         return True
@@ -761,27 +801,44 @@ class CCState(State):
             self.stack[-1] = {"t": "end", "seat": side, "step": "draw"}
             return
         verb, a, d = action.split()
-        ah, dh = self.b.parse(a), self.b.parse(d)
-        self.ti["battled"].append(self.units[ah].uid)
-        self.start_combat("close" if verb == "attack" else "ranged", ah, dh, "attack")
+        atts = [self.b.parse(x) for x in a.split("+")]
+        dh = self.b.parse(d)
+        for ah in atts:
+            self.ti["battled"].append(self.units[ah].uid)
+        self.start_combat("close" if verb == "attack" else "ranged", atts[0], dh, "attack", swarm=atts[1:])
 
     # ============================================================== combat
-    def start_combat(self, kind: str, ah: Hex, dh: Hex, role: str) -> None:
+    def start_combat(self, kind: str, ah: Hex, dh: Hex, role: str, swarm: list[Hex] | None = None) -> None:
         u = self.units[ah]
         tu = self.units.get(dh)
         tl = self.leaders.get(dh) if tu is None else None
+        atts = [ah, *(swarm or [])]
         cx: JSON = {
             "t": "combat", "seat": u.side, "kind": kind, "role": role, "step": "inspire",
             "att": self.name(ah), "att_uid": u.uid, "tgt": self.name(dh),
-            "tgt_uid": tu.uid if tu else None, "tgt_lid": tl.lid if tl else None, "inspired": False,
+            "atts": [self.name(h) for h in atts], "att_uids": [self.units[h].uid for h in atts],
+            "tgt_uid": tu.uid if tu else None, "tgt_lid": tl.lid if tl else None, "inspired": [],
         }
         verb = {"attack": "attacks", "bonus": "makes a bonus close combat against", "back": "battles back against"}[role]
         if kind == "ranged":
             verb = "fires at"
         target = self.unit_label(tu) if tu else f"{self.side_name(1 - u.side)} {LEADER_NAME[tl.kind] if tl else 'Leader'}"
-        self.say("combat", f"{self.unit_label(u)} at {self.name(ah)} {verb} the {target} at {self.name(dh)}",
-                 kind=kind, role=role, att=self.name(ah), tgt=self.name(dh))
+        who = f"{self.unit_label(u)} at {self.name(ah)}"
+        if swarm:
+            who = f"A swarm of {len(atts)} levies from {', '.join(self.name(h) for h in atts)}"
+            verb = {"attacks": "attack"}.get(verb, verb)
+        self.say("combat", f"{who} {verb} the {target} at {self.name(dh)}",
+                 kind=kind, role=role, att=self.name(ah), tgt=self.name(dh), atts=cx["atts"])
         self.stack.append(cx)
+
+    def _present_attackers(self, cx: JSON) -> list[Hex]:
+        out = []
+        for name, uid in zip(cx["atts"], cx["att_uids"]):
+            h = self.b.parse(name)
+            u = self.units.get(h)
+            if u is not None and u.uid == uid:
+                out.append(h)
+        return out
 
     def can_inspire(self, h: Hex, u: Unit) -> bool:
         """Leader Inspired Close Combat: who may add a die to the unit at ``h``."""
@@ -809,11 +866,17 @@ class CCState(State):
         if step == "flags":
             return [f"ignore {k}" for k in range(task["max_ignore"] + 1)]
         if step == "gain":
+            present = self._present_attackers(task)
+            if len(present) > 1:
+                return [*(f"advance {self.name(h)}" for h in present), "stay"]
             return ["advance", "stay"]
         if step == "bonus":
             h = self.b.parse(task["tgt"])
             return [*(f"bonus {self.name(n)}" for n in sorted(self.close_targets(h))), "no-bonus"]
         if step == "back":
+            present = [h for h in self._present_attackers(task) if self._can_battle_back(self.b.parse(task["tgt"]), h)]
+            if len(present) > 1:
+                return [*(f"battle-back {self.name(h)}" for h in present), "no-battle-back"]
             return ["battle-back", "no-battle-back"]
         return []
 
@@ -825,8 +888,14 @@ class CCState(State):
             if u is None or u.uid != cx["att_uid"]:
                 self.stack.pop()
                 return True
-            if cx["kind"] == "close" and self.honor[u.side] >= 1 and self.can_inspire(ah, u):
+            if "insp_queue" not in cx:
+                cx["insp_queue"] = [
+                    self.name(h) for h in self._present_attackers(cx)
+                    if cx["kind"] == "close" and self.can_inspire(h, self.units[h])
+                ]
+            if cx["insp_queue"] and self.honor[u.side] >= 1:
                 return False
+            del cx["insp_queue"]
             cx["step"] = "roll"
             return True
         if step == "roll":
@@ -843,16 +912,19 @@ class CCState(State):
         step = cx["step"]
         ah = self.b.parse(cx["att"])
         if step == "inspire":
+            at = cx["insp_queue"].pop(0)
             if action == "inspire":
-                u = self.units[ah]
-                self.lose_honor(u.side, 1, "a Leader inspires the unit")
-                cx["inspired"] = True
-            cx["step"] = "roll"
+                u = self.units[self.b.parse(at)]
+                self.lose_honor(u.side, 1, f"a Leader inspires the {self.ut(u).name} at {at}")
+                cx["inspired"].append(at)
         elif step == "flags":
             k = int(action.split()[1])
             self._apply_flags(cx, cx["flags"] - k, k)
         elif step == "gain":
-            if action == "advance":
+            if action.startswith("advance"):
+                if action != "advance":
+                    cx["att"] = action.split()[1]
+                    cx["att_uid"] = self.units[self.b.parse(cx["att"])].uid
                 self._gain_ground(cx)
             else:
                 self.stack.pop()
@@ -863,8 +935,13 @@ class CCState(State):
                 self.start_combat("close", self.b.parse(cx["tgt"]), nh, "bonus")
         elif step == "back":
             self.stack.pop()
-            if action == "battle-back":
-                self.start_combat("close", self.b.parse(cx["tgt"]), ah, "back")
+            if action.startswith("battle-back"):
+                target = self.b.parse(action.split()[1]) if action != "battle-back" else self._battle_back_target(cx)
+                self.start_combat("close", self.b.parse(cx["tgt"]), target, "back")
+
+    def _battle_back_target(self, cx: JSON) -> Hex:
+        dh = self.b.parse(cx["tgt"])
+        return next(h for h in self._present_attackers(cx) if self._can_battle_back(dh, h))
 
     def combat_dice(self, kind: str, ah: Hex, dh: Hex, inspired: bool) -> int:
         """Steps 1-3 of both combat procedures: base dice, terrain maxima, then additions."""
@@ -891,7 +968,8 @@ class CCState(State):
         ut = self.ut(u)
         side = u.side
         kind = cx["kind"]
-        n = self.combat_dice(kind, ah, dh, cx["inspired"])
+        atts = self._present_attackers(cx)
+        n = sum(self.combat_dice(kind, h, dh, self.name(h) in cx["inspired"]) for h in atts)
         faces = self.roll(n)
         if ut.bodyguard and kind == "close":
             swords = faces.count(Face.SWORDS)
@@ -900,7 +978,8 @@ class CCState(State):
                 self.say("reroll", f"The bodyguards reroll {swords} sword{'s' if swords > 1 else ''}: "
                          f"{', '.join(f.label for f in extra)}", faces=[f.value for f in extra])
             faces = faces + extra
-        self.say("roll", f"{self.unit_label(u)} rolls {n} {'die' if n == 1 else 'dice'}: "
+        roller = self.unit_label(u) if len(atts) == 1 else f"The swarm of {len(atts)} levies"
+        self.say("roll", f"{roller} rolls {n} {'die' if n == 1 else 'dice'}: "
                  f"{', '.join(f.label for f in faces) or 'nothing'}", faces=[f.value for f in faces], dice=n)
         tu = self.units.get(dh)
         tl = self.leaders.get(dh)
@@ -941,7 +1020,7 @@ class CCState(State):
         honor = faces.count(Face.HONOR)
         if kind == "close":
             if cx["inspired"]:
-                honor = max(0, honor - 1)
+                honor = max(0, honor - len(cx["inspired"]))
             if ut.cavalry and tt.symbol in ("triangle", "circle"):
                 honor = 0
             if tt.levy:
@@ -1055,20 +1134,22 @@ class CCState(State):
 
     def _combat_post(self, cx: JSON) -> None:
         """After hits, checks and retreats: gain ground and bonus combat, or battle back."""
-        ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
-        att = self.units.get(ah)
-        if att is None or att.uid != cx["att_uid"] or cx["kind"] != "close" or cx["role"] == "back":
+        dh = self.b.parse(cx["tgt"])
+        present = self._present_attackers(cx)
+        if not present or cx["kind"] != "close" or cx["role"] == "back":
             self.stack.pop()
             return
+        ah = present[0]
+        att = self.units[ah]
         if dh not in self.units and dh not in self.leaders:
-            if self.ter(dh).impassable:
+            if self.ter(dh).impassable or (ah in self.leaders and self.b.is_half(dh)):
                 self.stack.pop()
                 return
             cx["step"] = "gain"
             cx["seat"] = att.side
             return
         tu = self.units.get(dh)
-        if tu is not None and tu.uid == cx["tgt_uid"] and self._can_battle_back(dh, ah):
+        if tu is not None and tu.uid == cx["tgt_uid"] and any(self._can_battle_back(dh, h) for h in present):
             cx["step"] = "back"
             cx["seat"] = tu.side
             return
@@ -1112,6 +1193,8 @@ class CCState(State):
             n = (h[0] + dx, r)
             if n not in self.b or self.ter(n).impassable or n in self.units:
                 continue
+            if h in self.leaders and self.b.is_half(n):
+                continue  # the attached Leader may never enter a half-hex
             ld = self.leaders.get(n)
             if ld is not None:
                 if ld.side != u.side or h in self.leaders:
@@ -1309,7 +1392,7 @@ class CCState(State):
         """Leader Seppuku: +5 tokens, a Command card lost by the opponent's pick, a Dragon card for him."""
         ld = self.leaders.pop(h)
         side = ld.side
-        self.removed.append({"side": side, "piece": ld.lid, "cause": "seppuku"})
+        self.removed.append({"side": side, "piece": ld.lid, "cause": "seppuku", "type": ld.kind})
         self.say("seppuku", f"The {self.side_name(side)} {LEADER_NAME[ld.kind]} at {self.name(h)} commits seppuku", hex=self.name(h))
         self.gain_honor(side, 5, "seppuku")
         self.command[side] = max(1, self.command[side] - 1)
@@ -1514,7 +1597,7 @@ class CCState(State):
             step = task["step"]
             return {
                 "inspire": f"{side}: spend 1 Honor & Fortune to have a Leader inspire the unit at {task['att']} (+1 die)?",
-                "flags": f"{side}: {task['flags']} flag(s) against {task['tgt']}; how many to ignore (up to {task.get('max_ignore')})?",
+                "flags": f"{side}: {task.get('flags')} flag(s) against {task['tgt']}; how many to ignore (up to {task.get('max_ignore')})?",
                 "gain": f"{side}: gain ground into {task['tgt']}?",
                 "bonus": f"{side}: make a bonus close combat from {task['tgt']}?",
                 "back": f"{side}: battle back from {task['tgt']} against {task['att']}?",

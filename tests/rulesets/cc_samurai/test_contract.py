@@ -1,0 +1,102 @@
+"""The random-playout contract on the First Samurai Skirmish, with the game's invariants."""
+
+from __future__ import annotations
+
+import pytest
+
+from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai.state import POOL_TOTAL, CCState
+from kassen.testing.contract import ContractViolation, run_contract
+from tests.rulesets.cc_samurai.helpers import GAME
+
+AGGRESSIVE = ("attack", "fire", "bonus", "advance", "battle-back")
+
+
+def aggressive_policy(state, legal: list[str], rng: Rng) -> str:
+    """Random, but fights when it can and mostly closes with the enemy, so that the
+    thousand battles end in tens of turns instead of hundreds."""
+    fights = [a for a in legal if a.startswith(AGGRESSIVE)]
+    if fights and rng.randbelow(10) < 9:
+        return rng.choice(fights)
+    moves = [a for a in legal if a.startswith("move ")]
+    if moves and rng.randbelow(10) < 8:
+        closer = [a for a in moves if _closes_in(state, a)]
+        return rng.choice(closer or moves)
+    orders = [a for a in legal if a.startswith("order ")]
+    if orders and rng.randbelow(10) < 9:
+        return rng.choice(orders)
+    return rng.choice(legal)
+
+
+def _closes_in(state: CCState, action: str) -> bool:
+    parts = action.split()
+    if parts[-1] == "off":
+        return False
+    a, b = state.b.parse(parts[1]), state.b.parse(parts[-1])
+    side = state.to_move()
+    enemies = [h for h, u in state.units.items() if u.side != side]
+    if not enemies:
+        return False
+    return min(state.b.distance(b, e) for e in enemies) < min(state.b.distance(a, e) for e in enemies)
+
+
+def invariants(state: CCState, prev: CCState | None) -> None:
+    # Honor & Fortune: 30 tokens across the pool and the reserves
+    if state.pool + sum(state.honor) != POOL_TOTAL:
+        raise ContractViolation(f"Honor & Fortune not conserved: pool {state.pool} + reserves {state.honor}")
+    if state.pool < 0 or min(state.honor) < 0:
+        raise ContractViolation("negative Honor & Fortune")
+    # blocks never grow
+    for u in state.units.values():
+        if not 1 <= u.blocks <= state.start_blocks[u.uid]:
+            raise ContractViolation(f"unit {u.uid} has {u.blocks} blocks")
+    if prev is not None:
+        before = {u.uid: u.blocks for u in prev.units.values()}
+        for u in state.units.values():
+            if u.uid in before and u.blocks > before[u.uid]:
+                raise ContractViolation(f"unit {u.uid} grew from {before[u.uid]} to {u.blocks} blocks")
+    # every piece is on the board or removed, once
+    on_board = [u.uid for u in state.units.values()] + [ld.lid for ld in state.leaders.values()]
+    removed = [r["piece"] for r in state.removed]
+    if len(set(on_board + removed)) != len(on_board) + len(removed):
+        raise ContractViolation("a piece is both on the board and removed, or twice somewhere")
+    # banners = enemy units and Leaders eliminated (bodyguards excepted) + objectives
+    for side in (0, 1):
+        kills = sum(
+            1 for r in state.removed
+            if r["side"] != side and r["cause"] == "killed" and r["type"] != "BG"
+        )
+        if state.banners[side] != kills + state.objectives[side]:
+            raise ContractViolation(
+                f"side {side}: {state.banners[side]} banners but {kills} kills + {state.objectives[side]} objectives"
+            )
+    # Leaders never on half-hexes, one per hex by construction
+    for h in state.leaders:
+        if state.b.is_half(h):
+            raise ContractViolation(f"a Leader stands on the half-hex {state.name(h)}")
+    # every Command and Dragon card is in exactly one place
+    cmd = state.hands[0] + state.hands[1] + state.cmd_deck + state.cmd_discard
+    if state.ti.get("card"):
+        cmd.append(state.ti["card"])
+    for t in state.stack:
+        cmd.extend(t.get("drawn", []))
+    if len(cmd) != len(set(cmd)) or len(cmd) != 39:
+        raise ContractViolation(f"Command cards not conserved: {len(cmd)} cards, {len(set(cmd))} distinct")
+    drg = state.dragons[0] + state.dragons[1] + state.dr_deck + state.dr_discard
+    if len(drg) != len(set(drg)) or len(drg) != 40:
+        raise ContractViolation("Dragon cards not conserved")
+
+
+def test_contract_uniform_random_games_with_full_checks_every_action():
+    report = run_contract(GAME, None, games=4, seed=11, invariants=(invariants,))
+    assert report.games == report.finished == 4
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_contract_one_thousand_seeded_games_with_invariants_after_every_action(chunk):
+    report = run_contract(
+        GAME, None, games=100, seed=2026, first_game=chunk * 100, invariants=(invariants,),
+        full_checks_every=25, policy=aggressive_policy,
+    )
+    assert report.games == report.finished == 100
+    assert set(report.winners) <= {0, 1}
