@@ -23,12 +23,11 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-scenarios_app = typer.Typer(help="List the battles a game ships, or draw one.", invoke_without_command=True)
-app.add_typer(scenarios_app, name="scenarios")
 
 
 def console() -> Console:
-    return Console(highlight=False)
+    wide = None if sys.stdout.isatty() else 160
+    return Console(highlight=False, width=wide)
 
 
 def fail(message: str) -> None:
@@ -138,6 +137,7 @@ def rules(game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai") 
     c = console()
     ut = Table("code", "unit", "symbol", "blocks", "move", "battle after moving", "close", "ranged", "notes",
                title="Units", show_lines=True)
+    ut.columns[1].no_wrap = True
     for code, u in t.units.items():
         rng = ", ".join(f"{d} hex: {n}" for d, n in sorted(u.ranged.items()))
         if u.ranged_moved is not None:
@@ -152,7 +152,7 @@ def rules(game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai") 
     def f(v: int | None) -> str:
         return "-" if v is None else str(v)
 
-    for slug, ter in t.terrain.items():
+    for ter in t.terrain.values():
         tt.add_row(
             ter.name + (" (impassable)" if ter.impassable else ""),
             "yes" if ter.stop else "",
@@ -163,16 +163,25 @@ def rules(game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai") 
     c.print(tt)
 
 
-@scenarios_app.callback()
-def scenarios_list(
-    ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
+@app.command()
+def scenarios(
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(help="[GAME] to list a game's battles, or: show NAME to draw one.", show_default=False),
+    ] = None,
+    game: Annotated[str, typer.Option(help="Game id, for 'show'.")] = "cc-samurai",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """List scenarios: name, year, sides, banners to win."""
-    if ctx.invoked_subcommand is not None:
+    """List scenarios (name, year, sides, banners to win), or `scenarios show NAME` to draw a map."""
+    words = words or []
+    if words and words[0] == "show":
+        if len(words) != 2:
+            fail("usage: kassen scenarios show NAME")
+        _scenarios_show(words[1], game)
         return
-    g = _game(game)
+    if len(words) > 1:
+        fail("usage: kassen scenarios [GAME] [--json]  or  kassen scenarios show NAME")
+    g = _game(words[0] if words else game)
     rows = []
     for sid in g.scenarios():
         scen = g.load_scenario(sid)
@@ -188,20 +197,15 @@ def scenarios_list(
     console().print(t)
 
 
-@scenarios_app.command("show")
-def scenarios_show(
-    name: Annotated[str, typer.Argument(help="Scenario id or file.")],
-    game: Annotated[str, typer.Option(help="Game id.")] = "cc-samurai",
-) -> None:
-    """Draw a scenario's starting map in the terminal."""
+def _scenarios_show(name: str, game: str) -> None:
     from kassen.cli.render import render_board
 
     g = _game(game)
     try:
         state = g.new_state(name, 0)
+        scen = g.load_scenario(name)
     except KassenError as exc:
         fail(str(exc))
-    scen = g.load_scenario(name)
     c = console()
     c.print(f"[bold]{scen.scenario.name}[/]" + (f" ({scen.scenario.year})" if scen.scenario.year else ""))
     if scen.scenario.note:

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from kassen.engine.errors import FormatError
 
@@ -204,7 +204,7 @@ def _contact(h: Hex, ax: int, ay: int, dx: int, dy: int) -> str:
     return "edge"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _line_cells_geometry(a: Hex, b: Hex, cells: tuple[Hex, ...]) -> LineCells:
     ax, ay = a[0], 3 * a[1]
     dx, dy = b[0] - a[0], 3 * (b[1] - a[1])
@@ -214,7 +214,7 @@ def _line_cells_geometry(a: Hex, b: Hex, cells: tuple[Hex, ...]) -> LineCells:
     left: list[Hex] = []
     right: list[Hex] = []
     for h in cells:
-        if h == a or h == b or not (xmin <= h[0] <= xmax and rmin <= h[1] <= rmax):
+        if h in (a, b) or not (xmin <= h[0] <= xmax and rmin <= h[1] <= rmax):
             continue
         kind = _contact(h, ax, ay, dx, dy)
         if kind == "through":

@@ -910,7 +910,6 @@ class CCState(State):
 
     def _act_combat(self, cx: JSON, action: str) -> None:
         step = cx["step"]
-        ah = self.b.parse(cx["att"])
         if step == "inspire":
             at = cx["insp_queue"].pop(0)
             if action == "inspire":

@@ -1,0 +1,101 @@
+"""The non-interactive commands: run, rules, scenarios, games, --help."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from kassen.cli.main import app
+
+runner = CliRunner()
+
+POSITION = """
+[scenario]
+id = "cli-test"
+name = "CLI test"
+first = "red"
+bottom = "red"
+victory_banners = 1
+
+[red]
+command = 5
+dragon = 0
+honor = 5
+pieces = [{ at = "L3", unit = "SSp" }]
+
+[blue]
+command = 5
+dragon = 0
+honor = 5
+pieces = [{ at = "M4", unit = "ASp", blocks = 1 }]
+
+[position.red]
+hand = ["order-two-center", "order-two-left", "order-two-right", "order-three-center", "advance-center"]
+"""
+
+
+@pytest.mark.parametrize("command", [[], ["play"], ["run"], ["rules"], ["scenarios"], ["games"]])
+def test_every_command_has_help(command):
+    result = runner.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Usage" in result.output
+
+
+def test_run_applies_actions_with_forced_dice_and_prints_json(tmp_path):
+    pos = tmp_path / "pos.toml"
+    pos.write_text(POSITION)
+    moves = tmp_path / "moves.txt"
+    moves.write_text("# attack with the samurai\nplay order-two-center\norder L3\nend-move\nattack L3 M4\n")
+    result = runner.invoke(app, ["run", str(pos), "--actions", str(moves), "--dice", "t,c,c,c", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    # the triangle kills the last block: one banner, and one banner wins this position
+    assert out["result"] == {"winner": 0, "reason": "banners", "scores": [1.0, 0.0]}
+    assert any(e["kind"] == "eliminated" for e in out["events"])
+
+
+def test_run_reports_the_illegal_action_by_number(tmp_path):
+    pos = tmp_path / "pos.toml"
+    pos.write_text(POSITION)
+    moves = tmp_path / "moves.txt"
+    moves.write_text("play order-two-center\nmove L3 Z9\n")
+    result = runner.invoke(app, ["run", str(pos), "--actions", str(moves)])
+    assert result.exit_code == 2
+    assert "action 2 ('move L3 Z9')" in result.output
+
+
+def test_run_names_the_file_and_field_of_a_bad_position(tmp_path):
+    pos = tmp_path / "bad.toml"
+    pos.write_text(POSITION.replace('at = "L3"', 'at = "E3"'))
+    result = runner.invoke(app, ["run", str(pos)])
+    assert result.exit_code == 2
+    assert "bad.toml" in result.output and "red.pieces[0].at" in result.output and "is not a hex" in result.output
+
+
+def test_run_rejects_unknown_dice_faces(tmp_path):
+    pos = tmp_path / "pos.toml"
+    pos.write_text(POSITION)
+    result = runner.invoke(app, ["run", str(pos), "--dice", "x,q"])
+    assert result.exit_code == 2 and "not a die face" in result.output
+
+
+def test_rules_prints_unit_and_terrain_tables():
+    result = runner.invoke(app, ["rules", "cc-samurai"])
+    assert result.exit_code == 0
+    for word in ("Samurai Infantry Spearmen", "Ashigaru Infantry Arquebusiers", "Forest", "Castle", "Bodyguard"):
+        assert word in result.output
+
+
+def test_scenarios_lists_the_first_samurai_skirmish_as_json():
+    result = runner.invoke(app, ["scenarios", "cc-samurai", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    first = rows[0]
+    assert first["id"] == "first-samurai-skirmish" and first["banners"] == 5 and first["first"] == "red"
+
+
+def test_unknown_game_is_a_clear_error():
+    result = runner.invoke(app, ["rules", "chess"])
+    assert result.exit_code == 2 and "chess" in result.output
