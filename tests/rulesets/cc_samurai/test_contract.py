@@ -10,6 +10,7 @@ from kassen.testing.contract import ContractViolation, run_contract
 from tests.rulesets.cc_samurai.helpers import GAME
 
 AGGRESSIVE = ("attack", "fire", "bonus", "advance", "battle-back")
+DECK_SIZE = sum(1 for slug in GAME.tables.command_ids.values() if GAME.card_playable(slug))
 
 
 def aggressive_policy(state, legal: list[str], rng: Rng) -> str:
@@ -80,7 +81,7 @@ def invariants(state: CCState, prev: CCState | None) -> None:
         cmd.append(state.ti["card"])
     for t in state.stack:
         cmd.extend(t.get("drawn", []))
-    if len(cmd) != len(set(cmd)) or len(cmd) != 39:
+    if len(cmd) != len(set(cmd)) or len(cmd) != DECK_SIZE:
         raise ContractViolation(f"Command cards not conserved: {len(cmd)} cards, {len(set(cmd))} distinct")
     drg = state.dragons[0] + state.dragons[1] + state.dr_deck + state.dr_discard
     if len(drg) != len(set(drg)) or len(drg) != 40:

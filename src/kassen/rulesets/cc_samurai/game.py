@@ -32,10 +32,13 @@ class CCSamuraiGame(Game):
     def __init__(self) -> None:
         self.tables: Tables = load_tables()
 
-    # Tactic cards arrive with the Command-card issue; until then the deck holds
-    # the 39 Section cards (see docs/rulings.md, "Command deck of this release").
+    #: First Strike is played in reaction to an enemy close combat; that window comes
+    #: with the Dragon cards' reaction windows. Until then it is left out of the deck
+    #: (docs/rulings.md R25).
+    NOT_YET = frozenset({"first-strike"})
+
     def card_playable(self, slug: str) -> bool:
-        return self.tables.command[slug].kind == "section"
+        return slug not in self.NOT_YET
 
     def side_label(self, state: CCState, side: int) -> str:
         return self.seats[side]

@@ -383,22 +383,87 @@ class CCState(State):
         cid = next(c for c in self.hands[side] if self.t.command_ids[c] == slug)
         self.hands[side].remove(cid)
         self.ti["card"] = cid
-        self.last_played[side] = slug
         card = self.t.command[slug]
         self.say("play", f"{self.side_name(side)} plays {card.name}: {card.text}", side=side, card=cid, slug=slug)
-        self.ti["slots"] = self._slots(side, slug)
+        effective: str | None = slug
+        if slug == "counter-attack":
+            copied = self.last_played[1 - side]
+            effective = _mirror(copied) if copied else None
+            if effective is None:
+                self.say("counter_attack", "Counter Attack has no card to copy: the opponent has not played one yet")
+            else:
+                self.say("counter_attack", f"Counter Attack becomes {self.t.command[effective].name}", slug=effective)
+        self.last_played[side] = effective or slug
+        self.ti["effective"] = effective
+        self.ti["spec"] = self._order_spec(side, effective) if effective else {"mode": "select", "count": 0, "filter": {}}
         self.stack[-1] = {"t": "order", "seat": side}
         if not self._order_actions(side):
             self.say("no_orders", f"No unit or Leader of {self.side_name(side)} can be ordered by {card.name}")
             self.stack[-1] = {"t": "end", "seat": side, "step": "draw"}
 
-    def _slots(self, side: int, slug: str) -> list[str]:
+    def _order_spec(self, side: int, slug: str) -> JSON:
+        """What a Command card lets its player order this turn (Phase 2), as data."""
         card = self.t.command[slug]
-        out: list[str] = []
-        for o in card.orders:
-            n = self.command[side] if o.count == "command" else int(o.count)
-            out.extend([o.section] * n)
-        return out
+        cmd = self.command[side]
+        if card.kind == "section":
+            slots = []
+            for o in card.orders:
+                n = cmd if o.count == "command" else int(o.count)
+                slots.extend([{"section": o.section}] * n)
+            return {"mode": "slots", "slots": slots, "helmet": card.helmet}
+        spec: JSON
+        if card.symbol is not None:
+            spec = {"mode": "select", "count": cmd, "filter": {"symbol": card.symbol}}
+        elif slug == "cavalry-charge":
+            spec = {"mode": "select", "count": 4, "filter": {"cls": "cavalry"}, "effect": "charge"}
+        elif slug == "hold-and-shoot":
+            spec = {"mode": "select", "count": 4, "filter": {"ranged": True, "free": True}, "effect": "hold"}
+        elif slug == "infantry-onslaught":
+            spec = {"mode": "select", "count": 4, "filter": {"cls": "infantry"}, "group": True, "effect": "onslaught"}
+        elif slug == "serpent-command":
+            spec = {"mode": "select", "count": 99, "filter": {}, "group": True, "leaders": True, "effect": "serpent"}
+        elif slug == "leadership":
+            return {"mode": "leadership"}
+        elif slug == "shogun":
+            return self._shogun_spec(side)
+        else:
+            raise AssertionError(f"no order rule for {slug}")
+        base = {k: v for k, v in spec["filter"].items() if k != "free"}
+        if not any(u.side == side and self._passes(base, u, h) for h, u in self.units.items()):
+            self.say("fallback", f"{self.side_name(side)} has no unit the card names: order 1 unit of your choice")
+            return {"mode": "select", "count": 1, "filter": {}}
+        return spec
+
+    def _shogun_spec(self, side: int) -> JSON:
+        """Shogun: a die per Command card; symbols order units of that symbol, flags anything."""
+        n = self.command[side]
+        faces = self.roll(n)
+        self.say("roll", f"Shogun: {self.side_name(side)} rolls {n} dice: {', '.join(f.label for f in faces)}",
+                 faces=[f.value for f in faces], dice=n)
+        slots: list[JSON] = []
+        for f in faces:
+            if f.is_unit_symbol:
+                slots.append({"symbol": f.value})
+            elif f == Face.FLAG:
+                slots.append({"any": True})
+        honor = faces.count(Face.HONOR)
+        if honor:
+            self.gain_honor(side, honor, "Honor & Fortune rolled for the Shogun card")
+        return {"mode": "slots", "slots": slots, "helmet": True, "effect": "shogun"}
+
+    def _passes(self, flt: JSON, u: Unit, h: Hex) -> bool:
+        ut = self.ut(u)
+        if ut.bodyguard and ("cls" in flt or "ranged" in flt):
+            return False
+        if "symbol" in flt and ut.symbol != flt["symbol"]:
+            return False
+        if "cls" in flt and ut.cls != flt["cls"]:
+            return False
+        if flt.get("ranged") and not ut.ranged:
+            return False
+        if flt.get("free") and any(self.enemy_at(n, u.side) for n in self.b.neighbours(h)):
+            return False
+        return True
 
     # ----------------------------------------------------- phase 2: order
     def piece_key_at(self, h: Hex, leader: bool) -> str | None:
@@ -415,9 +480,12 @@ class CCState(State):
         return self.find_unit(key[2:]) if key[0] == "u" else self.find_leader(key[2:])
 
     def _orderable(self, side: int) -> list[tuple[str, str, Hex]]:
-        """(action, key, hex) of every piece that could take an order, ignoring slots."""
+        """(action, key, hex) of every piece the card's mode could order, before its limits."""
         out: list[tuple[str, str, Hex]] = []
-        card = self.t.command[self.t.command_ids[self.ti["card"]]]
+        spec = self.ti["spec"]
+        mode = spec["mode"]
+        lone_ok = mode in ("slots", "leadership") or spec.get("leaders", False)
+        split_ok = mode == "slots" and spec.get("helmet", False)
         ordered = set(self.ti["orders"])
         for h, u in self.units.items():
             if u.side == side and f"u:{u.uid}" not in ordered:
@@ -426,46 +494,103 @@ class CCState(State):
             if ld.side != side or f"l:{ld.lid}" in ordered:
                 continue
             if h not in self.units:
-                out.append((f"order {self.name(h)}", f"l:{ld.lid}", h))
-            elif card.helmet and ld.kind != "commander":
+                if lone_ok:
+                    out.append((f"order {self.name(h)}", f"l:{ld.lid}", h))
+            elif split_ok and ld.kind != "commander":
                 out.append((f"order {self.name(h)} leader", f"l:{ld.lid}", h))
         return out
 
-    def _fits(self, side: int, secs: list[frozenset[str]]) -> bool:
-        """Can every ordered piece (given by its sections) take a distinct slot of the card?"""
-        slots: list[str] = self.ti["slots"]
-        if len(secs) > len(slots):
+    def _slot_accepts(self, slot: JSON, key: str, h: Hex, side: int) -> bool:
+        if "section" in slot:
+            return slot["section"] in sections_of(h, side, self.bottom)
+        if "symbol" in slot:
+            return key[0] == "u" and self.ut(self.units[h]).symbol == slot["symbol"]
+        return True
+
+    def _fits(self, vectors: list[tuple[bool, ...]]) -> bool:
+        """Can every ordered piece take a distinct slot it is accepted by (bipartite matching)?"""
+        nslots = len(vectors[0]) if vectors else 0
+        if len(vectors) > nslots:
             return False
         match: dict[int, int] = {}
 
         def try_assign(i: int, seen: set[int]) -> bool:
-            for j, sl in enumerate(slots):
-                if sl in secs[i] and j not in seen:
+            for j in range(nslots):
+                if vectors[i][j] and j not in seen:
                     seen.add(j)
                     if j not in match or try_assign(match[j], seen):
                         match[j] = i
                         return True
             return False
 
-        return all(try_assign(i, set()) for i in range(len(secs)))
+        return all(try_assign(i, set()) for i in range(len(vectors)))
 
     def _order_actions(self, side: int) -> list[str]:
-        given = []
-        for k in self.ti["orders"]:
-            h = self.key_hex(k)
-            if h is not None:
-                given.append(sections_of(h, side, self.bottom))
-        if len(given) >= len(self.ti["slots"]):
-            return []
+        spec = self.ti["spec"]
+        mode = spec["mode"]
+        given = [(k, h) for k in self.ti["orders"] if (h := self.key_hex(k)) is not None]
         out = []
-        verdict: dict[frozenset[str], bool] = {}
+        if mode == "slots":
+            slots = spec["slots"]
+            if len(given) >= len(slots):
+                return []
+            vecs = [tuple(self._slot_accepts(sl, k, h, side) for sl in slots) for k, h in given]
+            verdict: dict[tuple[bool, ...], bool] = {}
+            for action, key, h in self._orderable(side):
+                v = tuple(self._slot_accepts(sl, key, h, side) for sl in slots)
+                if v not in verdict:
+                    verdict[v] = self._fits([*vecs, v])
+                if verdict[v]:
+                    out.append(action)
+            return sorted(out)
+        if mode == "select":
+            if len(given) >= spec["count"]:
+                return []
+            hexes = {h for _, h in given}
+            for action, key, h in self._orderable(side):
+                if key[0] == "u" and not self._passes(spec["filter"], self.units[h], h):
+                    continue
+                if spec.get("group") and hexes and not any(n in hexes for n in self.b.neighbours(h)):
+                    continue
+                out.append(action)
+            return sorted(out)
+        # Leadership: a Leader's hex and up to 4 adjacent, linked, contiguous hexes, or 1 unit of your choice
+        if not given:
+            return sorted(a for a, _, _ in self._orderable(side))
+        first_key, first_hex = given[0]
+        if first_key[0] == "u" and first_hex not in self.leaders:
+            return []  # "order 1 unit of your choice"
+        hexes = {h for _, h in given}
         for action, _key, h in self._orderable(side):
-            secs = sections_of(h, side, self.bottom)
-            if secs not in verdict:
-                verdict[secs] = self._fits(side, [*given, secs])
-            if verdict[secs]:
+            if h in hexes or len(hexes) >= 5:
+                continue
+            if any(n in hexes for n in self.b.neighbours(h)):
                 out.append(action)
         return sorted(out)
+
+    def move_limits(self, u: Unit) -> tuple[int, int]:
+        """(hexes it may move, most hexes moved that still allow battle) this turn."""
+        ut = self.ut(u)
+        move, bmove = ut.move, ut.battle_move
+        effect = self.ti["spec"].get("effect") if self.ti.get("spec") else None
+        if effect and f"u:{u.uid}" in self.ti["orders"]:
+            if effect == "charge" and u.type == "SSpC":
+                move, bmove = 3, 3
+            elif effect == "onslaught" and not ut.cavalry and ut.symbol in ("triangle", "square"):
+                move, bmove = 2, 2
+            elif effect == "serpent":
+                move = min(move, 1)
+            elif effect == "hold":
+                move = 0
+        return move, bmove
+
+    def turn_effect(self, u: Unit) -> str | None:
+        """The played card's effect on ``u``, if it is one of the active player's ordered units."""
+        spec = self.ti.get("spec")
+        if not spec or u.side != self.active or f"u:{u.uid}" not in self.ti["orders"]:
+            return None
+        effect: str | None = spec.get("effect")
+        return effect
 
     def _legal_order(self, task: JSON) -> list[str]:
         return [*self._order_actions(task["seat"]), "done"]
@@ -508,7 +633,7 @@ class CCState(State):
         """Destinations (hex name or 'off') of the unit at ``h`` -> hexes moved."""
         u = self.units[h]
         ut = self.ut(u)
-        allowance = ut.move
+        allowance = self.move_limits(u)[0]
         has_leader = h in self.leaders
         # a Leader never enters a half-hex, so neither does a unit carrying one
         carries = has_leader and f"l:{self.leaders[h].lid}" not in self.ti["orders"]
@@ -674,10 +799,13 @@ class CCState(State):
     # ------------------------------------------------------ phase 4: battle
     def can_battle(self, h: Hex) -> bool:
         u = self.units[h]
-        if u.uid in self.ti["battled"] or u.uid in self.ti["no_battle"]:
+        effect = self.turn_effect(u)
+        if u.uid in self.ti["no_battle"] or self.ti["battled"].count(u.uid) >= (2 if effect == "hold" else 1):
             return False
+        if effect == "onslaught" and self.ut(u).ranged:
+            return False  # Infantry Onslaught: ordered ranged weapon units may not battle
         moved = self.ti["moved"].get(f"u:{u.uid}", 0)
-        return not moved > self.ut(u).battle_move
+        return not moved > self.move_limits(u)[1]
 
     def enemy_at(self, h: Hex, side: int) -> bool:
         u = self.units.get(h)
@@ -689,7 +817,7 @@ class CCState(State):
     def close_targets(self, h: Hex) -> list[Hex]:
         u = self.units[h]
         ut = self.ut(u)
-        if self.ter(h).cap_on("close", ut.cavalry) == 0:
+        if self.ter(h).cap_on("close", ut.cavalry) == 0 or self.turn_effect(u) == "hold":
             return []
         out = []
         for n in self.b.neighbours(h):
@@ -700,7 +828,7 @@ class CCState(State):
     def ranged_targets(self, h: Hex) -> list[Hex]:
         u = self.units[h]
         ut = self.ut(u)
-        if not ut.ranged or self.ter(h).cap_on("ranged", ut.cavalry) == 0:
+        if not ut.ranged or self.ter(h).cap_on("ranged", ut.cavalry) == 0 or self.turn_effect(u) == "charge":
             return []
         if any((n in self.units and self.units[n].side != u.side) for n in self.b.neighbours(h)):
             return []
@@ -959,7 +1087,11 @@ class CCState(State):
         for c in caps:
             if c is not None:
                 base = min(base, c)
-        return base + (1 if inspired else 0)
+        bonus = 1 if inspired else 0
+        effect = self.turn_effect(u)
+        if (effect == "charge" and kind == "close") or effect == "shogun":
+            bonus += 1
+        return base + bonus
 
     def _combat_roll(self, cx: JSON) -> None:
         ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
@@ -1480,7 +1612,14 @@ class CCState(State):
             if cid is not None:
                 self.cmd_discard.append(cid)
                 self.ti["card"] = None
-            card = self.t.command[self.last_played[side] or ""] if self.last_played[side] else None
+            eff = self.ti.get("effective")
+            card = self.t.command[eff] if eff else None
+            if eff == "shogun":
+                self.cmd_deck = self.rng.shuffled(self.cmd_deck + self.cmd_discard)
+                self.cmd_discard = []
+                self.dr_deck = self.rng.shuffled(self.dr_deck + self.dr_discard)
+                self.dr_discard = []
+                self.say("reshuffle", "Shogun: both the Command and the Dragon decks are reshuffled with their discards")
             n = 2 if card is not None and card.draw_two else 1
             drawn = [c for c in (self.draw_command(side) for _ in range(n)) if c is not None]
             if len(drawn) == 2 and self.t.command_ids[drawn[0]] != self.t.command_ids[drawn[1]]:
@@ -1609,7 +1748,7 @@ class CCState(State):
             }.get(task["step"], "end of turn")
         return {
             "play": f"{side}: play a Command card",
-            "order": f"{side}: order units and Leaders ({len(self.ti['orders'])}/{len(self.ti.get('slots', []))} orders given)",
+            "order": f"{side}: order units and Leaders ({len(self.ti['orders'])} given)",
             "move": f"{side}: move ordered units and Leaders",
             "battle": f"{side}: battle with ordered units",
             "retreat": f"{side}: choose the retreat hex for the unit at {task.get('at')} ({task.get('left')} to go)",
@@ -1760,6 +1899,16 @@ _DECISION_NAMES = {
 }
 
 
+def _mirror(slug: str) -> str:
+    """Counter Attack: the same card with left and right swapped."""
+    if slug.endswith("-left"):
+        return slug[: -len("left")] + "right"
+    if slug.endswith("-right"):
+        return slug[: -len("right")] + "left"
+    return slug
+
+
 def _new_turn_info() -> JSON:
-    return {"card": None, "slots": [], "orders": [], "moved": {}, "no_battle": [], "battled": [],
+    return {"card": None, "effective": None, "spec": {"mode": "select", "count": 0, "filter": {}}, "orders": [],
+            "moved": {}, "no_battle": [], "battled": [],
             "dragon_played": [False, False]}
