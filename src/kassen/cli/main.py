@@ -55,7 +55,7 @@ def games() -> None:
 def play(
     game: Annotated[str, typer.Argument(help="Game id (see `kassen games`).")] = "cc-samurai",
     scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
-    players: Annotated[str, typer.Option(help="One player per seat: human, random, greedy; e.g. human,random.")] = "human,random",
+    players: Annotated[str, typer.Option(help="One player per seat: human, random, greedy, mcts; e.g. human,greedy.")] = "human,greedy",
     seed: Annotated[int | None, typer.Option(help="Random seed (default: from the clock).")] = None,
     load: Annotated[Path | None, typer.Option(help="Resume a saved game.")] = None,
     tui: Annotated[bool, typer.Option("--tui/--no-tui", help="Play in the terminal (the only front end so far).")] = True,
@@ -124,6 +124,90 @@ def run(
         c.print(f"[bold]Result:[/] {res.reason}, winner {g.seats[res.winner] if res.winner is not None else 'none'}")
     else:
         c.print(f"[bold]To move:[/] {g.seats[state.to_move()]} — {', '.join(state.legal_actions()[:20])}")
+
+
+@app.command()
+def battle(
+    game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
+    scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
+    players: Annotated[str, typer.Option(help="One computer player per seat, in seat order: random, greedy, mcts.")] = "greedy,random",
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 10,
+    seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
+    workers: Annotated[int, typer.Option(min=1, help="Processes to play in parallel.")] = 1,
+    swap: Annotated[bool, typer.Option("--swap", help="Alternate the players' seats between games.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+) -> None:
+    """Play an AI-vs-AI series and report wins, banners, game length and a 95% interval."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from kassen.ai.players import make_player
+    from kassen.ai.series import run_series, summarize
+
+    g = _game(game)
+    names = [p.strip() for p in players.split(",") if p.strip()]
+    if len(names) != len(g.seats):
+        fail(f"--players needs {len(g.seats)} names (one per seat: {', '.join(g.seats)}), got {len(names)}")
+    try:
+        for n in names:
+            make_player(n, 0)
+        g.load_scenario(scenario) if hasattr(g, "load_scenario") else None
+    except KassenError as exc:
+        fail(str(exc))
+    err = Console(stderr=True, highlight=False)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=as_json, disable=as_json and not err.is_terminal) as progress:
+        task = progress.add_task(f"{' vs '.join(names)}", total=games)
+        results = run_series(game, scenario, names, games, seed, swap, workers,
+                             on_game=lambda r: progress.advance(task))
+    stats = summarize(results, g.seats)
+    if as_json:
+        sys.stdout.write(json.dumps(stats.to_json(), indent=1) + "\n")
+        return
+    t = Table("player", "games", "wins", "win rate", "95% interval", "mean banners",
+              title=f"{stats.games} games of {g.name}")
+    for p in stats.wins_by_player:
+        n = stats.games_by_player[p]
+        w = stats.wins_by_player[p]
+        lo, hi = stats.ci95_by_player[p]
+        t.add_row(p, str(n), str(w), f"{w / n:.0%}" if n else "-", f"{lo:.0%} - {hi:.0%}",
+                  f"{stats.mean_banners_by_player[p]:.2f}")
+    c = console()
+    c.print(t)
+    seats = ", ".join(f"{s}: {w}" for s, w in stats.wins_by_seat.items())
+    c.print(f"Wins by seat: {seats}; draws {stats.draws}; unfinished {stats.unfinished}; "
+            f"mean length {stats.mean_turns:.1f} turns, {stats.mean_actions:.0f} actions")
+
+
+@app.command()
+def bench(
+    game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
+    seconds: Annotated[float, typer.Option(help="How long to measure.")] = 5.0,
+    seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
+) -> None:
+    """Measure random-playout throughput: actions and games per second through the protocol."""
+    import time
+
+    from kassen.engine.rng import Rng
+
+    g = _game(game)
+    rng = Rng(seed)
+    actions = games_done = 0
+    start = time.perf_counter()
+    state = g.new_state(None, seed)
+    while time.perf_counter() - start < seconds:
+        if state.is_terminal():
+            games_done += 1
+            state = g.new_state(None, seed + games_done)
+            continue
+        state = state.apply(rng.choice(state.legal_actions()))
+        actions += 1
+    elapsed = time.perf_counter() - start
+    t = Table("measure", "value", title=f"{g.name}: uniform random playouts for {elapsed:.1f} s")
+    t.add_row("actions / second", f"{actions / elapsed:,.0f}")
+    t.add_row("games finished", str(games_done))
+    t.add_row("games / second", f"{games_done / elapsed:.2f}")
+    t.add_row("microseconds / action (legal actions + apply)", f"{1e6 * elapsed / max(1, actions):.0f}")
+    console().print(t)
 
 
 @app.command()

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kassen.engine.events import Event
+from kassen.engine.rng import Rng
 
 JSON = dict[str, Any]
 
@@ -122,6 +123,24 @@ class State(ABC):
     def secrets(self, seat: int | None) -> set[str]:
         """Strings that must never appear in ``observation(seat)`` (hidden card ids, ...)."""
         return set()
+
+    def determinize(self, seat: int, rng: Rng) -> State:
+        """A state ``seat`` cannot tell apart from this one: every hidden part (the other
+        seats' hands, deck orders, the RNG) resampled with ``rng``. AI players look ahead
+        only on such states, never on the real one.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not support look-ahead (determinize)")
+
+    def heuristic(self, seat: int) -> float:
+        """A quick estimate in [-1, 1] of how well ``seat`` stands (1: winning)."""
+        res = self.result()
+        if res is None or res.winner is None:
+            return 0.0
+        return 1.0 if res.winner == seat else -1.0
+
+    def prompt(self) -> str:
+        """One line saying what the seat to move must decide."""
+        return "" if self.is_terminal() else "choose an action"
 
     def describe_action(self, action: str) -> str:
         """A longer English reading of an action, for menus."""

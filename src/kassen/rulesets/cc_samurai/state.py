@@ -330,7 +330,7 @@ class CCState(State):
             cid = self.hands[side].pop(self.rng.randbelow(len(self.hands[side])))
             self.cmd_discard.append(cid)
             self.say("discard", f"{self.side_name(side)} discards {self.card_name(cid)} at random ({why})",
-                     side=side, card=cid)
+                     side=side, card=cid, random=True)
         self.command[side] = max(1, self.command[side] - 1)
 
     def card_name(self, cid: str) -> str:
@@ -1531,6 +1531,8 @@ class CCState(State):
         if self.hands[side]:
             perm = self.rng.shuffled(self.hands[side])
             self.stack.append({"t": "pick", "seat": 1 - side, "victim": side, "perm": perm})
+            self.say("pick_due", f"{self.side_name(1 - side)} picks one of {self.side_name(side)}'s "
+                     f"{len(perm)} face-down Command cards", random=True)
 
     def _legal_pick(self, task: JSON) -> list[str]:
         return [f"pick {i + 1}" for i in range(len(task["perm"]))]
@@ -1693,6 +1695,56 @@ class CCState(State):
             self.stack.pop()
             self._start_turn()
 
+    # ------------------------------------------------------------- for AI
+    def determinize(self, seat: int, rng: Rng) -> CCState:
+        """Resample everything ``seat`` cannot see: the other hand, deck orders, the RNG."""
+        s = self.clone()
+        opp = 1 - seat
+        drawn_hidden = [c for t in s.stack if t.get("drawn") and t["seat"] != seat for c in t["drawn"]]
+        pool = s.cmd_deck + s.hands[opp] + drawn_hidden
+        mixed = rng.shuffled(pool)
+        n = len(s.hands[opp])
+        s.hands[opp] = mixed[:n]
+        rest = mixed[n:]
+        for t in s.stack:
+            if t.get("drawn") and t["seat"] != seat:
+                k = len(t["drawn"])
+                t["drawn"], rest = rest[:k], rest[k:]
+        s.cmd_deck = rest
+        dpool = rng.shuffled(s.dr_deck + s.dragons[opp])
+        k = len(s.dragons[opp])
+        s.dragons[opp], s.dr_deck = dpool[:k], dpool[k:]
+        for t in s.stack:
+            if t["t"] == "pick":
+                t["perm"] = rng.shuffled(s.hands[t["victim"]])
+        s.rng = Rng(rng.next64())
+        s.forced = []
+        s.events = ()
+        return s
+
+    def heuristic(self, seat: int) -> float:
+        """Material, banners and Honor & Fortune, squashed into [-1, 1]."""
+        res = self._result
+        if res is not None:
+            return 0.0 if res.winner is None else (1.0 if res.winner == seat else -1.0)
+        score = 0.0
+        for side, sign in ((seat, 1.0), (1 - seat, -1.0)):
+            score += sign * 12.0 * self.banners[side] / max(1, self.victory) * 5
+            score += sign * 0.6 * min(self.honor[side], 10)
+        for h, u in self.units.items():
+            sign = 1.0 if u.side == seat else -1.0
+            ut = self.ut(u)
+            value = 2.0 + (0.5 if ut.symbol == "square" else 0.0)
+            score += sign * value * u.blocks
+            support = sum(1 for n in self.b.neighbours(h) if n in self.units and self.units[n].side == u.side)
+            score += sign * (0.4 if support >= 2 else 0.0)
+            if h in self.leaders:
+                score += sign * 1.5
+        for h, ld in self.leaders.items():
+            if h not in self.units:
+                score += (1.0 if ld.side == seat else -1.0) * 3.0
+        return max(-0.99, min(0.99, score / 60.0))
+
     # ------------------------------------------------------------- views
     def secrets(self, seat: int | None) -> set[str]:
         out: set[str] = {f'"{c}"' for c in self.cmd_deck} | {f'"{d}"' for d in self.dr_deck}
@@ -1806,6 +1858,9 @@ class CCState(State):
             obs["dragons"] = [self.dragon_json(d) for d in self.dragons[seat]]
             if self.to_move() == seat:
                 obs["legal_actions"] = self.legal_actions()
+                top = self.stack[-1]
+                if top.get("drawn"):
+                    obs["drawn"] = [self.card_json(c) for c in top["drawn"]]
         return obs
 
     # -------------------------------------------------------- serialization

@@ -1,0 +1,630 @@
+"""Playing in the terminal: a person against the computer, hot-seat, or watching.
+
+``run_tui`` drives any game of :mod:`kassen.rulesets.registry` through the
+protocol of :mod:`kassen.engine.protocol`. It prints with a Rich ``Console`` and
+reads lines with ``input_fn``; both are injected, so tests play whole games with
+a ``Console(file=io.StringIO())`` and a scripted ``input_fn``.
+
+What each person sees comes only from ``state.observation(seat)`` and
+``events_for_seat(..., seat)``: a person never sees the other side's hand. In
+hot-seat play (two people) the screen is cleared and the keyboard handed over
+between seats. Watching the computer play itself narrates as a spectator.
+
+Saved games are ``GameRecord`` JSON (``--load`` resumes one). Undo goes back to
+the person's previous decision by dropping the last actions of the record; the
+states are immutable, so the kept prefix of the history is exactly what
+replaying the shortened record gives. Undo never goes back past a die roll or
+past a card the person was shown, so it cannot be used to peek at the dice or
+the deck.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.markup import escape
+from rich.pretty import Pretty
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from kassen.ai.players import Player, known_players, make_player
+from kassen.cli.render import parse_hex, render_board
+from kassen.engine.errors import FormatError, KassenError
+from kassen.engine.events import Event, events_for_seat
+from kassen.engine.protocol import CHANCE, Game, State
+from kassen.engine.record import GameRecord, replay
+from kassen.engine.rng import Rng
+from kassen.rulesets.registry import load_game
+
+DEFAULT_SAVE = "kassen-save.kassen.json"
+#: event kinds that carry a die roll: undo never goes back past one
+DICE_EVENTS = frozenset({"roll", "casualty_check", "lack_of_honor", "reroll"})
+HUMAN = "human"
+#: text colour of each seat (by index)
+SEAT_COLOURS = ("#ff5f5f", "#6fa8ff", "green3", "yellow3")
+#: (decision, step) -> which of the person's cards to show in full: (Command, Dragon)
+CARDS_FOR: dict[tuple[str | None, str | None], tuple[bool, bool]] = {
+    ("play", None): (True, True),
+    ("end", "keep"): (True, False),
+    ("end", "discard"): (False, True),
+}
+#: seconds to pause after each turn when watching in a real terminal
+WATCH_PAUSE = 0.5
+
+HELP = """\
+[bold]Commands[/]
+  [bold]<number>[/]       take the action with that number in the menu
+  [bold]<action>[/]       or type the action itself, e.g. [italic]move F3 G4[/]
+  [bold]b[/], board       draw the board, your cards and the menu again
+  [bold]u[/], undo        take back your last decision (never past a die roll or a card drawn)
+  [bold]s[/], save [FILE] save the game (default {default}); resume with [italic]kassen play --load FILE[/]
+  [bold]q[/], quit        quit (you are offered to save first)
+  [bold]h[/], help        this help"""
+
+
+def rolled_dice(e: Event) -> bool:
+    """Whether ``e`` reports chance: a die roll (a known dice kind, or ``faces``) or a random pick (``random``)."""
+    return e.kind in DICE_EVENTS or "faces" in e.data or bool(e.data.get("random"))
+
+
+class _Quit(Exception):
+    """Leave the game loop."""
+
+
+def run_tui(
+    game_id: str,
+    scenario: str | None,
+    players: str,
+    seed: int | None,
+    load: Path | None,
+    *,
+    console: Console | None = None,
+    input_fn: Callable[[str], str] = input,
+) -> None:
+    """Play ``game_id`` in the terminal.
+
+    ``players`` is a comma list with one entry per seat: ``human`` or a computer
+    player (``random``). ``seed`` defaults to one from the clock. ``load`` resumes
+    a saved game (``GameRecord`` JSON); its game, scenario and seed are used.
+    Raises ``KassenError`` for bad arguments or an unreadable saved game.
+    """
+    con = console if console is not None else Console(highlight=False)
+    if load is not None:
+        record = read_record(load)
+        game = load_game(record.ruleset)
+        if record.ruleset != game_id:
+            con.print(f"[dim]{escape(str(load))} is a saved game of {escape(record.ruleset)}.[/]")
+        if scenario is not None and scenario != record.scenario:
+            con.print(f"[dim]Ignoring the scenario {escape(scenario)!r}: the saved game sets it.[/]")
+        history = replay_history(game, record)
+        if seed is None:
+            seed = record.seed + len(record.actions)
+    else:
+        game = load_game(game_id)
+        if seed is None:
+            seed = time.time_ns() // 1_000_000 % 1_000_000_000
+        if scenario is None:
+            scenario = game.default_scenario()
+        record = GameRecord(game.id, game.rules_version, scenario, seed, [], {})
+        history = [game.new_state(scenario, seed)]
+    seats = parse_players(game, players, seed)
+    _Session(game, record, history, seats, seed, con, input_fn, loaded=load).run()
+
+
+def read_record(path: Path) -> GameRecord:
+    """A saved game from ``path``; raises ``KassenError`` saying what is wrong."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise KassenError(f"{path}: cannot read the saved game: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise FormatError(f"{path}: not a saved game (invalid JSON: {exc})") from None
+    return GameRecord.from_json(data)
+
+
+def replay_history(game: Game, record: GameRecord) -> list[State]:
+    """Every state of ``record``: the start, then one after each action.
+
+    The checks and errors are those of :func:`kassen.engine.record.replay`.
+    """
+    start = replay(game, GameRecord(record.ruleset, record.rules_version, record.scenario, record.seed,
+                                    [], dict(record.options)))
+    history = [start]
+    for i, action in enumerate(record.actions):
+        try:
+            history.append(history[-1].apply(action))
+        except KassenError as exc:
+            raise FormatError(f"saved game: action {i + 1} ({action!r}) cannot be replayed: {exc}") from exc
+    return history
+
+
+def parse_players(game: Game, players: str, seed: int) -> list[Player | None]:
+    """One entry per seat: ``None`` for a person, else the computer player."""
+    names = [p.strip().lower() for p in players.split(",")]
+    if len(names) != len(game.seats) or not all(names):
+        raise KassenError(
+            f"--players needs one player per seat ({len(game.seats)}: {', '.join(game.seats)}), "
+            f"e.g. human,random; got {players!r}. Known players: {', '.join(known_players())}"
+        )
+    out: list[Player | None] = []
+    for i, name in enumerate(names):
+        out.append(None if name == HUMAN else make_player(name, seed * 1_000_003 + 7919 * (i + 1)))
+    return out
+
+
+class _Session:
+    def __init__(self, game: Game, record: GameRecord, history: list[State], seats: list[Player | None],
+                 seed: int, con: Console, input_fn: Callable[[str], str], loaded: Path | None) -> None:
+        self.game = game
+        self.record = record
+        self.history = history
+        self.seats = seats
+        self.seed = seed
+        self.con = con
+        self.input_fn = input_fn
+        self.loaded = loaded
+        self.humans = [i for i, p in enumerate(seats) if p is None]
+        self.hotseat = len(self.humans) > 1
+        self.watch = not self.humans
+        # narration: index of the first history entry whose events a viewer has not seen
+        start = max(0, len(history) - 1)
+        self.narrated: dict[int | None, int] = {v: start for v in [None, *range(len(game.seats))]}
+        self.screen_key: dict[int, Any] = {}  # per seat: what the last board shown showed
+        self.hand_key: dict[int, Any] = {}  # per seat: the decision the cards were last shown for
+        self.at_keyboard: int | None = None
+        self.chance = Rng(seed ^ 0x5DEECE66D)
+        self.boards_shown = 0
+
+    # ------------------------------------------------------------ basics
+    @property
+    def state(self) -> State:
+        return self.history[-1]
+
+    def seat_name(self, seat: int | None) -> str:
+        if seat is None:
+            return "spectator"
+        return self.game.seats[seat] if 0 <= seat < len(self.game.seats) else f"seat {seat}"
+
+    def seat_text(self, seat: int) -> Text:
+        return Text(self.seat_name(seat), style=f"bold {SEAT_COLOURS[seat % len(SEAT_COLOURS)]}")
+
+    def viewer(self) -> int | None:
+        """Whose eyes the narration uses outside hot-seat play."""
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    def push(self, action: str) -> None:
+        """Apply ``action`` (raises ``KassenError`` if illegal) and record it."""
+        new = self.state.apply(action)
+        self.history.append(new)
+        self.record.actions.append(action)
+
+    # -------------------------------------------------------------- loop
+    def run(self) -> None:
+        self.intro()
+        try:
+            if self.watch:
+                self.narrate(None)
+                self.con.print(self.board_view(self.state.observation(None)))
+            while True:
+                state = self.state
+                seat = state.to_move()
+                if seat is None:
+                    self.finish()
+                    return
+                if seat == CHANCE:
+                    self.push(self.chance_pick(state))
+                elif self.seats[seat] is None:
+                    self.human_turn(seat)
+                else:
+                    player = self.seats[seat]
+                    assert player is not None
+                    self.push(player.choose(state, seat))
+                    if self.watch:
+                        self.watch_step()
+        except _Quit:
+            return
+        except KeyboardInterrupt:
+            self.con.print()
+            if self.watch:
+                self.con.print(f"Interrupted. Watch it again with --seed {self.seed}.")
+            else:
+                self.save_and_say(None, "Interrupted")
+
+    def intro(self) -> None:
+        c = self.con
+        title = getattr(self.state, "scenario_name", "") or (self.record.scenario or "")
+        c.print(Rule(Text(f"{self.game.name}" + (f": {title}" if title else ""), style="bold")))
+        line = Text()
+        for i, p in enumerate(self.seats):
+            if i:
+                line.append("  vs  ")
+            line.append_text(self.seat_text(i))
+            line.append(f" ({'you' if p is None and len(self.humans) == 1 else (p.name if p else HUMAN)})")
+        c.print(line)
+        if self.loaded is not None:
+            c.print(f"Resumed {escape(str(self.loaded))} after {len(self.record.actions)} actions "
+                    f"(seed {self.record.seed}).")
+        else:
+            c.print(f"Seed {self.seed}: replay this battle with [bold]--seed {self.seed}[/].")
+        if self.humans:
+            c.print("[dim]Type a number or an action; b board, u undo, s save, q quit, h help.[/]")
+
+    def chance_pick(self, state: State) -> str:
+        outcomes = state.chance_outcomes()
+        if not outcomes:
+            raise KassenError("a chance node without outcomes")
+        r = self.chance.next64() / 2**64
+        acc = 0.0
+        for action, p in outcomes:
+            acc += p
+            if r < acc:
+                return action
+        return outcomes[-1][0]
+
+    # -------------------------------------------------------- narration
+    def narrate(self, viewer: int | None) -> bool:
+        """Print the events ``viewer`` has not seen yet; True if any."""
+        end = len(self.history)
+        start = self.narrated.get(viewer, 0)
+        printed = False
+        for i in range(start, end):
+            for e in events_for_seat(self.history[i].events, viewer):
+                self.print_event(e)
+                printed = True
+        self.narrated[viewer] = max(start, end)
+        return printed
+
+    def print_event(self, e: Event) -> None:
+        if e.kind == "turn":
+            self.con.print(Rule(self.colour_seats(e.text), style="dim", align="left"))
+            return
+        text = self.colour_seats(e.text)
+        bullet = "•"
+        if rolled_dice(e):
+            text.stylize("bold")
+        elif e.kind in ("banner", "victory", "surrender"):
+            text.stylize("bold magenta")
+        elif e.kind in ("eliminated", "leader_killed", "seppuku"):
+            text.stylize("bold")
+        elif e.kind == "honor":
+            text.stylize("cyan")
+        self.con.print(Text.assemble(f"  {bullet} ", text))
+
+    def colour_seats(self, text: str) -> Text:
+        out = Text(text)
+        for i, name in enumerate(self.game.seats):
+            out.highlight_words([name], style=f"bold {SEAT_COLOURS[i % len(SEAT_COLOURS)]}")
+        return out
+
+    def watch_step(self) -> None:
+        """AI against AI: narrate as a spectator, with the board at each new turn."""
+        last = self.history[-1]
+        self.narrate(None)
+        if any(e.kind == "turn" for e in last.events) and not last.is_terminal():
+            self.con.print(self.board_view(last.observation(None)))
+            if self.con.is_terminal:
+                time.sleep(WATCH_PAUSE)
+
+    # ------------------------------------------------------ human turns
+    def human_turn(self, seat: int) -> None:
+        passed = self.hotseat and self.at_keyboard is not None and self.at_keyboard != seat
+        if passed:
+            self.pass_keyboard(seat)
+        self.at_keyboard = seat
+        self.show(seat, force=passed)
+        while True:
+            raw = self.ask(f"{self.seat_name(seat)}> ")
+            text = " ".join(raw.split())
+            if not text:
+                continue
+            if self.handle(seat, text):
+                return
+
+    def ask(self, prompt: str) -> str:
+        try:
+            return self.input_fn(prompt)
+        except EOFError:
+            self.con.print()
+            self.save_and_say(None, "Input ended")
+            raise _Quit from None
+
+    def pass_keyboard(self, seat: int) -> None:
+        if self.con.is_terminal:
+            self.con.clear()
+        else:
+            self.con.print("\n" * 2)
+        self.con.print(Rule(Text.assemble("Pass the keyboard to ", self.seat_text(seat)), style="bold"))
+        self.ask(f"{self.seat_name(seat)}: press Enter when you are at the keyboard ")
+
+    def handle(self, seat: int, text: str) -> bool:
+        """Act on one input line; True once an action was taken."""
+        state = self.state
+        actions = state.legal_actions()
+        action: str | None = None
+        if text.isdigit():
+            n = int(text)
+            if not 1 <= n <= len(actions):
+                self.con.print(f"[red]There is no action {n}:[/] choose 1 to {len(actions)}, or type an action.")
+                return False
+            action = actions[n - 1]
+        else:
+            low = text.lower()
+            action = next((a for a in actions if a.lower() == low), None)
+            if action is None:
+                word, _, arg = text.partition(" ")
+                cmd = word.lower()
+                if cmd in ("q", "quit", "exit") and not arg:
+                    self.quit()
+                if cmd in ("s", "save"):
+                    self.save(arg.strip() or None)
+                    return False
+                if cmd in ("u", "undo") and not arg:
+                    self.undo(seat)
+                    return False
+                if cmd in ("h", "help", "?") and not arg:
+                    self.con.print(HELP.format(default=DEFAULT_SAVE))
+                    return False
+                if cmd in ("b", "board") and not arg:
+                    self.show(seat, force=True)
+                    return False
+                action = text
+        try:
+            self.push(action)
+        except KassenError as exc:
+            self.con.print(f"[red]{escape(str(exc))}[/]")
+            self.con.print("[dim]Type a number from the menu, an action, or h for help.[/]")
+            return False
+        return True
+
+    # ------------------------------------------------------------ screen
+    def board_view(self, obs: dict[str, Any], highlight: set[str] | None = None) -> Any:
+        """The board of ``obs`` (its legend only the first few times), or the raw observation."""
+        if isinstance(obs.get("board"), dict):
+            self.boards_shown += 1
+            return render_board(obs, highlight, legend=self.boards_shown <= 2)
+        return Pretty(obs)
+
+    def show(self, seat: int, force: bool = False) -> None:
+        """The decision screen: news, then the board and standing (when the board changed or a
+        turn began), the cards (when they matter to the decision), then the prompt and menu.
+        ``force`` draws everything."""
+        state = self.state
+        obs = state.observation(seat)
+        pending = obs.get("pending") if isinstance(obs.get("pending"), dict) else {}
+        pending = pending or {}
+        actions = state.legal_actions()
+        if self.narrate(seat):
+            self.con.print()
+        board_key = (json.dumps(obs.get("board"), sort_keys=True, default=str), obs.get("turn"))
+        decision, step = pending.get("decision"), pending.get("step")
+        hand_key = (obs.get("turn"), decision, step)
+        cards = (True, True) if force else CARDS_FOR.get((decision, step), (False, False))
+        show_board = force or self.screen_key.get(seat) != board_key
+        show_hand = any(cards) and (force or self.hand_key.get(seat) != hand_key)
+        if show_board:
+            self.screen_key[seat] = board_key
+            self.con.print(self.board_view(obs, self.highlights(actions, pending)))
+            self.show_standing(obs, seat)
+        if show_hand:
+            self.hand_key[seat] = hand_key
+            self.show_hand(obs, *cards)
+        elif show_board and isinstance(obs.get("hand"), list):
+            n, d = len(obs["hand"]), len(obs.get("dragons") or [])
+            self.con.print(Text(f"Your hand: {n} Command card{'s' if n != 1 else ''}, "
+                                f"{d} Dragon card{'s' if d != 1 else ''} (b shows them)", style="dim"))
+        self.show_menu(state, obs, seat, actions)
+
+    def highlights(self, actions: list[str], pending: dict[str, Any] | None) -> set[str]:
+        out: set[str] = set()
+        for a in actions:
+            for word in a.split()[1:]:
+                if parse_hex(word) is not None:
+                    out.add(word.upper())
+                    break
+        for k in ("att", "tgt", "at"):
+            v = (pending or {}).get(k)
+            if isinstance(v, str) and parse_hex(v) is not None:
+                out.add(v.upper())
+        return out
+
+    def show_standing(self, obs: dict[str, Any], seat: int) -> None:
+        honor, banners = obs.get("honor"), obs.get("banners")
+        if not isinstance(honor, dict) or not isinstance(banners, dict):
+            return
+        head = Text()
+        head.append(f"Turn {obs.get('turn', '?')}", style="bold")
+        if obs.get("active"):
+            head.append(" · ")
+            head.append_text(self.side_text(str(obs["active"])))
+            head.append(" to play")
+        head.append(" · you are ")
+        head.append_text(self.seat_text(seat))
+        self.con.print(head)
+        t = Table(box=None, padding=(0, 2), show_edge=False, pad_edge=False)
+        t.add_column("")
+        t.add_column("Honor & Fortune", justify="right")
+        t.add_column("Banners", justify="right")
+        t.add_column("Command", justify="right")
+        t.add_column("Cards", justify="right")
+        t.add_column("Dragons", justify="right")
+        victory = obs.get("victory_banners", "?")
+        for side in honor:
+            t.add_row(self.side_text(side), str(honor.get(side, "")), f"{banners.get(side, 0)}/{victory}",
+                      str((obs.get("command") or {}).get(side, "")), str((obs.get("hand_sizes") or {}).get(side, "")),
+                      str((obs.get("dragon_counts") or {}).get(side, "")))
+        self.con.print(t)
+        extra = []
+        if "pool" in obs:
+            extra.append(f"Honor & Fortune pool {obs['pool']}")
+        if "command_deck" in obs:
+            extra.append(f"Command deck {obs['command_deck']}")
+        if "dragon_deck" in obs:
+            extra.append(f"Dragon deck {obs['dragon_deck']}")
+        if extra:
+            self.con.print(Text(" · ".join(extra), style="dim"))
+
+    def side_text(self, side: str) -> Text:
+        for i, name in enumerate(self.game.seats):
+            if name.lower() == side.lower():
+                return self.seat_text(i)
+        return Text(side.title(), style="bold")
+
+    def show_hand(self, obs: dict[str, Any], commands: bool = True, dragons: bool = True) -> None:
+        hand = obs.get("hand")
+        if commands and isinstance(hand, list):
+            self.con.print(Text("Your Command cards", style="bold underline"))
+            if not hand:
+                self.con.print("  (none)")
+            for card in hand:
+                line = Text("  ")
+                line.append(str(card.get("name", card.get("slug", "?"))), style="bold")
+                if card.get("slug"):
+                    line.append(f" [{card['slug']}]", style="dim")
+                if card.get("text"):
+                    line.append(f": {card['text']}")
+                self.con.print(line)
+        dragon_cards = obs.get("dragons")
+        if dragons and isinstance(dragon_cards, list):
+            self.con.print(Text("Your Dragon cards", style="bold underline"))
+            if not dragon_cards:
+                self.con.print("  (none)")
+            for d in dragon_cards:
+                line = Text("  ")
+                line.append(str(d.get("name", d.get("slug", "?"))), style="bold")
+                bits = []
+                if d.get("cost") is not None:
+                    bits.append(f"cost {d['cost']}")
+                if d.get("window"):
+                    bits.append(f"when: {d['window']}")
+                if bits:
+                    line.append(f" ({'; '.join(bits)})", style="dim")
+                if d.get("effect"):
+                    line.append(f": {d['effect']}")
+                self.con.print(line)
+
+    def show_menu(self, state: State, obs: dict[str, Any], seat: int, actions: list[str]) -> None:
+        played = obs.get("played")
+        if isinstance(played, dict) and played.get("name"):
+            line = Text("Played: ", style="bold")
+            line.append(str(played["name"]))
+            orders = obs.get("orders") or []
+            if orders:
+                line.append("   Ordered: ", style="bold")
+                line.append(", ".join(orders))
+            self.con.print(line)
+        prompt_fn = getattr(state, "prompt", None)
+        prompt = prompt_fn() if callable(prompt_fn) else ""
+        if not prompt:
+            pending = obs.get("pending") if isinstance(obs.get("pending"), dict) else {}
+            prompt = (pending or {}).get("prompt") or f"{self.seat_name(seat)} to move"
+        self.con.print(self.colour_seats(str(prompt)), style="bold")
+        items = []
+        for i, a in enumerate(actions, 1):
+            desc = state.describe_action(a)
+            label = a if desc == a else f"{a} ({desc})"
+            items.append(Text.assemble((f"{i:>3} ", "bold cyan"), label))
+        self.con.print(Columns(items, column_first=True, padding=(0, 3)))
+
+    # ------------------------------------------------------ save / quit
+    def save(self, name: str | None) -> Path | None:
+        path = Path(name or DEFAULT_SAVE).expanduser()
+        try:
+            path.write_text(json.dumps(self.record.to_json(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.con.print(f"[red]Cannot save to {escape(str(path))}: {escape(exc.strerror or str(exc))}[/]")
+            return None
+        self.con.print(f"Saved the game to [bold]{escape(str(path.resolve()))}[/] "
+                       f"({len(self.record.actions)} actions); resume with "
+                       f"[bold]kassen play --load {escape(str(path))}[/]")
+        return path
+
+    def save_and_say(self, name: str | None, why: str) -> None:
+        self.con.print(f"{why}: saving the game to {escape(name or DEFAULT_SAVE)} and quitting.")
+        self.save(name)
+
+    def quit(self) -> None:
+        try:
+            answer = self.input_fn(f"Save the game before quitting? [Y/n, or a file name; default {DEFAULT_SAVE}] ")
+        except EOFError:
+            self.con.print()
+            self.save_and_say(None, "Input ended")
+            raise _Quit from None
+        a = answer.strip()
+        if a.lower() in ("", "y", "yes"):
+            self.save(None)
+        elif a.lower() not in ("n", "no"):
+            self.save(a)
+        self.con.print("Goodbye.")
+        raise _Quit
+
+    # -------------------------------------------------------------- undo
+    def undo(self, seat: int) -> None:
+        n = len(self.record.actions)
+        back: int | None = None
+        for k in range(n - 1, -1, -1):
+            mover = self.history[k].to_move()
+            if mover == seat:
+                back = k
+                break
+            if mover is not None and 0 <= mover < len(self.seats) and self.seats[mover] is None:
+                self.con.print(f"[yellow]Cannot undo: that was {self.seat_name(mover)}'s decision.[/]")
+                return
+        if back is None:
+            self.con.print("[yellow]Nothing to undo: you have not decided anything yet.[/]")
+            return
+        for k in range(back, n):
+            events = self.history[k + 1].events
+            action = self.record.actions[k]
+            if any(rolled_dice(e) for e in events):
+                self.con.print(f"[yellow]Cannot undo {escape(action)!r}: dice were rolled "
+                               "(undo never goes back past a die roll).[/]")
+                return
+            if any(e.visible_to is not None and seat in e.visible_to for e in events):
+                self.con.print(f"[yellow]Cannot undo {escape(action)!r}: it showed you a card "
+                               "(undo never goes back past a card drawn).[/]")
+                return
+        undone = self.record.actions[back:]
+        del self.record.actions[back:]
+        del self.history[back + 1:]
+        for v in self.narrated:
+            self.narrated[v] = min(self.narrated[v], len(self.history))
+        self.con.print(f"[yellow]Undone:[/] {escape(', '.join(undone))}")
+        self.show(seat, force=True)
+
+    # ------------------------------------------------------------- end
+    def finish(self) -> None:
+        state = self.state
+        if self.hotseat:  # the end is public: narrate what the last person has not seen
+            self.narrated[None] = min(self.narrated[h] for h in self.humans)
+            self.narrate(None)
+        else:
+            self.narrate(self.viewer())
+        self.con.print()
+        self.con.print(self.board_view(state.observation(None)))
+        res = state.result()
+        line = Text("Result: ", style="bold")
+        if res is None:
+            line.append("the game is over")
+        elif res.winner is None:
+            line.append(f"a draw ({res.reason})")
+        else:
+            line.append_text(self.seat_text(res.winner))
+            line.append(f" wins ({res.reason})")
+        obs = state.observation(None)
+        banners = obs.get("banners")
+        if isinstance(banners, dict):
+            line.append(" · banners " + ", ".join(f"{k} {v}/{obs.get('victory_banners', '?')}"
+                                                   for k, v in banners.items()))
+        if "turn" in obs:
+            line.append(f" · turn {obs['turn']}")
+        line.append(f" · {len(self.record.actions)} actions")
+        self.con.print(line)
+        if len(self.humans) == 1 and res is not None and res.winner is not None:
+            self.con.print("[bold green]Victory![/]" if res.winner == self.humans[0] else "[bold]Defeat.[/]")
