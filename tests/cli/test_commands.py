@@ -99,3 +99,18 @@ def test_scenarios_lists_the_first_samurai_skirmish_as_json():
 def test_unknown_game_is_a_clear_error():
     result = runner.invoke(app, ["rules", "chess"])
     assert result.exit_code == 2 and "chess" in result.output
+
+
+def test_battle_json_reports_games_draws_and_wins():
+    result = runner.invoke(app, ["battle", "cc-samurai", "--players", "random,random", "--games", "2", "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output[result.output.index("{"):])
+    assert out["games"] == 2
+    assert set(out["wins_by_seat"]) == {"Red", "Blue"}
+    assert sum(out["wins_by_seat"].values()) + out["draws"] + out["unfinished"] == 2
+    assert out["wins_by_player"] == {"random": sum(out["wins_by_seat"].values())}
+
+
+def test_battle_refuses_a_wrong_number_of_players():
+    result = runner.invoke(app, ["battle", "--players", "random", "--games", "1"])
+    assert result.exit_code == 2 and "one per seat" in result.output

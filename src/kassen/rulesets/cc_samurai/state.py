@@ -1701,7 +1701,8 @@ class CCState(State):
         s = self.clone()
         opp = 1 - seat
         drawn_hidden = [c for t in s.stack if t.get("drawn") and t["seat"] != seat for c in t["drawn"]]
-        pool = s.cmd_deck + s.hands[opp] + drawn_hidden
+        # sorted first, so the result depends only on *which* cards are unseen
+        pool = sorted(s.cmd_deck + s.hands[opp] + drawn_hidden)
         mixed = rng.shuffled(pool)
         n = len(s.hands[opp])
         s.hands[opp] = mixed[:n]
@@ -1711,12 +1712,12 @@ class CCState(State):
                 k = len(t["drawn"])
                 t["drawn"], rest = rest[:k], rest[k:]
         s.cmd_deck = rest
-        dpool = rng.shuffled(s.dr_deck + s.dragons[opp])
+        dpool = rng.shuffled(sorted(s.dr_deck + s.dragons[opp]))
         k = len(s.dragons[opp])
         s.dragons[opp], s.dr_deck = dpool[:k], dpool[k:]
         for t in s.stack:
             if t["t"] == "pick":
-                t["perm"] = rng.shuffled(s.hands[t["victim"]])
+                t["perm"] = rng.shuffled(sorted(s.hands[t["victim"]]))
         s.rng = Rng(rng.next64())
         s.forced = []
         s.events = ()
