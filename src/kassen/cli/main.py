@@ -211,6 +211,45 @@ def bench(
 
 
 @app.command()
+def odds(
+    attacker: Annotated[str, typer.Option(help="Attacking unit code: SSp SB ASp AB AA LI SSpC SBC BG.")],
+    defender: Annotated[str, typer.Option(help="Defending unit code.")],
+    ranged: Annotated[bool, typer.Option("--ranged", help="Ranged combat instead of close combat.")] = False,
+    range_: Annotated[int | None, typer.Option("--range", help="Range in hexes (ranged combat).")] = None,
+    attacker_on: Annotated[str, typer.Option(help="Terrain under the attacker.")] = "countryside",
+    defender_on: Annotated[str, typer.Option(help="Terrain under the defender.")] = "countryside",
+    moved: Annotated[bool, typer.Option("--moved", help="The attacker moved this turn.")] = False,
+    inspired: Annotated[bool, typer.Option("--inspired", help="A Leader inspires the attacker (+1 die).")] = False,
+    bonus: Annotated[int, typer.Option(help="Extra dice from cards, added after the terrain maximum.")] = 0,
+    defender_blocks: Annotated[int | None, typer.Option(help="Blocks the defender has left (default: full).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the distributions as JSON.")] = False,
+) -> None:
+    """Exact odds of one C&C Samurai attack: hits, flags and Honor & Fortune, by enumeration."""
+    from kassen.rulesets.cc_samurai.odds import attack_odds
+
+    try:
+        r = attack_odds(attacker, defender, ranged=ranged, range_=range_, attacker_on=attacker_on,
+                        defender_on=defender_on, moved=moved, inspired=inspired, bonus=bonus,
+                        defender_blocks=defender_blocks)
+    except KassenError as exc:
+        fail(str(exc))
+    if as_json:
+        sys.stdout.write(json.dumps(r, indent=1) + "\n")
+        return
+    c = console()
+    where = f"at range {r['range']}" if ranged else "in close combat"
+    c.print(f"[bold]{attacker}[/] on {r['attacker_on']} attacks [bold]{defender}[/] on {r['defender_on']} {where}: "
+            f"[bold]{r['dice']}[/] dice")
+    for title, key in (("hits", "hits"), ("flags", "flags"), ("Honor & Fortune collected", "honor")):
+        t = Table(title, "probability", "", title=None, box=None, pad_edge=False)
+        for k, p in r[key].items():
+            t.add_row(k, f"{p:7.2%}", "█" * round(p * 40))
+        c.print(t)
+    c.print(f"Expected hits {r['expected_hits']:.2f}, expected flags {r['expected_flags']:.2f}; "
+            f"chance the hits alone eliminate the {r['defender_blocks']}-block defender: [bold]{r['p_eliminated']:.2%}[/]")
+
+
+@app.command()
 def rules(game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai") -> None:
     """Print a game's unit and terrain tables."""
     if game != "cc-samurai":

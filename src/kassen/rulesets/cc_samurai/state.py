@@ -12,6 +12,7 @@ Section names in comments and tests refer to the rulebook (seed 000).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from kassen.engine.hexgrid import Hex, HexBoard
 from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
 from kassen.rulesets.cc_samurai.board import SIDE_NAMES, Leader, Unit, board, sections_of
+from kassen.rulesets.cc_samurai.combat import SYMBOL_FACE, dice_count, score_roll
 from kassen.rulesets.cc_samurai.data import Tables, TerrainType, UnitType
 
 if TYPE_CHECKING:
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
 
 JSON = dict[str, Any]
 POOL_TOTAL = 30
-SYMBOL_FACE = {"circle": Face.CIRCLE, "triangle": Face.TRIANGLE, "square": Face.SQUARE}
 LEADER_MOVE = {"foot": 2, "mounted": 3, "commander": 0}
 LEADER_NAME = {"foot": "foot Leader", "mounted": "mounted Leader", "commander": "Army Commander"}
 
@@ -1074,24 +1075,12 @@ class CCState(State):
         """Steps 1-3 of both combat procedures: base dice, terrain maxima, then additions."""
         u = self.units[ah]
         ut = self.ut(u)
-        if kind == "close":
-            base = u.blocks if ut.dice_per_block else ut.close
-        else:
-            d = self.b.distance(ah, dh)
-            base = ut.ranged.get(d, 0)
-            if self.ti["moved"].get(f"u:{u.uid}", 0) > 0 and ut.ranged_moved is not None:
-                base = min(base, ut.ranged_moved)
-        caps = [self.ter(ah).cap_on(kind, ut.cavalry), self.ter(dh).cap_into(kind, ut.cavalry)]
-        if kind == "close" and self.ter(dh).hill and not self.ter(ah).hill:
-            caps.append(2)
-        for c in caps:
-            if c is not None:
-                base = min(base, c)
+        moved = self.ti["moved"].get(f"u:{u.uid}", 0) > 0
         bonus = 1 if inspired else 0
         effect = self.turn_effect(u)
         if (effect == "charge" and kind == "close") or effect == "shogun":
             bonus += 1
-        return base + bonus
+        return dice_count(ut, kind, self.b.distance(ah, dh), moved, u.blocks, self.ter(ah), self.ter(dh), bonus)
 
     def _combat_roll(self, cx: JSON) -> None:
         ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
@@ -1125,42 +1114,14 @@ class CCState(State):
                 self._push_leader_retreat(dh)
             return
         tt = self.ut(tu)
-        # Score hits
-        hits = faces.count(SYMBOL_FACE.get(tt.symbol, Face.SWORDS)) if not tt.bodyguard else 0
-        swords = faces.count(Face.SWORDS)
-        if kind == "close":
-            if tt.bodyguard:
-                hits = swords
-            elif ut.bodyguard:
-                hits += swords
-            else:
-                ignore = 0
-                if tt.cavalry and not ut.cavalry:
-                    ignore += 1  # superior stature
-                if tt.symbol == "square":
-                    ignore += {"triangle": 1, "circle": 2}.get(ut.symbol, 0)
-                elif tt.symbol == "triangle" and ut.symbol == "circle":
-                    ignore += 1
-                if ignore and swords:
-                    self.say("ignore_swords", f"{tt.name} ignores {min(ignore, swords)} sword{'s' if min(ignore, swords) > 1 else ''} "
-                             "(superior rank/stature)")
-                hits += max(0, swords - ignore)
-        elif ut.ranged_sword_hits:
-            hits += swords
-        # Honor & Fortune
-        honor = faces.count(Face.HONOR)
-        if kind == "close":
-            if cx["inspired"]:
-                honor = max(0, honor - len(cx["inspired"]))
-            if ut.cavalry and tt.symbol in ("triangle", "circle"):
-                honor = 0
-            if tt.levy:
-                honor = 0
-        elif not ut.collects_ranged_honor:
-            honor = 0
+        sc = score_roll(Counter(faces), ut, tt, kind, len(cx["inspired"]))
+        if sc.swords_ignored:
+            self.say("ignore_swords", f"{tt.name} ignores {sc.swords_ignored} sword{'s' if sc.swords_ignored > 1 else ''} "
+                     "(superior rank/stature)")
+        hits, honor = sc.hits, sc.honor
         if honor:
             self.gain_honor(side, honor, "Honor & Fortune rolled in combat")
-        flags = faces.count(Face.FLAG)
+        flags = sc.flags
         cx["flags"] = flags
         ld = self.attached_leader(dh)
         eliminated = self.hit_unit(dh, hits, side, f"{hits} hit{'s' if hits != 1 else ''}") if hits else False

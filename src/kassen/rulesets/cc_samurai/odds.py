@@ -1,0 +1,130 @@
+"""Exact odds of one C&C Samurai attack, by enumerating every roll.
+
+>>> r = attack_odds("ASp", "ASp")
+>>> r["dice"], round(r["p_eliminated"], 6)
+(3, 0.0)
+>>> round(r["hits"]["1"], 6)  # 3 dice, each hits on triangle or sword: 1/3
+0.444444
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from kassen.engine.errors import KassenError
+from kassen.rulesets.cc_samurai.combat import (
+    bodyguard_roll_distribution,
+    dice_count,
+    roll_distribution,
+    score_roll,
+)
+from kassen.rulesets.cc_samurai.data import load_tables
+
+#: command-line terrain names (lowercase rulebook names) -> terrain table slugs
+TERRAIN_NAMES = {
+    "countryside": "countryside", "forest": "forest", "hill": "hill", "building": "building",
+    "fordable": "ford", "ford": "ford", "field": "field", "fence": "fence", "palisade": "palisade",
+    "ravine": "ravine", "castle": "castle", "bridge": "bridge", "tent": "tent",
+}
+
+
+def _terrain(name: str, who: str) -> Any:
+    key = name.strip().lower()
+    if key == "river":
+        raise KassenError(f"no unit stands on a river hex ({who})")
+    if key not in TERRAIN_NAMES:
+        raise KassenError(f"unknown terrain {name!r} for the {who}; use one of: {', '.join(sorted(set(TERRAIN_NAMES) - {'ford'}))}")
+    return load_tables().terrain[TERRAIN_NAMES[key]]
+
+
+def attack_odds(
+    attacker: str,
+    defender: str,
+    *,
+    ranged: bool = False,
+    range_: int | None = None,
+    attacker_on: str = "countryside",
+    defender_on: str = "countryside",
+    moved: bool = False,
+    inspired: bool = False,
+    bonus: int = 0,
+    defender_blocks: int | None = None,
+    attacker_blocks: int = 4,
+) -> dict[str, Any]:
+    """The exact distribution of hits, flags and Honor & Fortune of one attack.
+
+    Raises ``KassenError`` with a one-line reason for an attack the rules forbid.
+    """
+    t = load_tables()
+    units = t.units
+    if attacker not in units:
+        raise KassenError(f"unknown attacker {attacker!r}; codes: {', '.join(units)}")
+    if defender not in units:
+        raise KassenError(f"unknown defender {defender!r}; codes: {', '.join(units)}")
+    au, du = units[attacker], units[defender]
+    on, into = _terrain(attacker_on, "attacker"), _terrain(defender_on, "defender")
+    kind = "ranged" if ranged else "close"
+    blocks = defender_blocks if defender_blocks is not None else du.blocks
+    if not 1 <= blocks <= du.blocks:
+        raise KassenError(f"--defender-blocks must be 1..{du.blocks}")
+    if bonus < 0:
+        raise KassenError("--bonus cannot be negative")
+    if moved and au.battle_move == 0:
+        raise KassenError(f"{au.name} may not battle after moving" if au.move else f"{au.name} never move")
+    if ranged:
+        if not au.ranged:
+            raise KassenError(f"{au.name} have no ranged weapons")
+        if range_ is None:
+            range_ = min(au.ranged)
+        if range_ <= 1:
+            raise KassenError("an adjacent target is attacked in close combat, not ranged combat")
+        if range_ not in au.ranged:
+            raise KassenError(f"{au.name} cannot fire at range {range_} (range {min(au.ranged)}-{au.max_range})")
+        if du.bodyguard:
+            raise KassenError("bodyguards cannot be targeted in ranged combat")
+        if inspired:
+            raise KassenError("a Leader inspires only in close combat")
+    else:
+        if range_ not in (None, 1):
+            raise KassenError("--range is for ranged combat (--ranged)")
+        range_ = 1
+        if inspired and on.no_inspiration:
+            raise KassenError(f"a Leader may not inspire a unit on a {on.name.lower()} hex")
+    if on.cap_on(kind, au.cavalry) == 0:
+        raise KassenError(f"{au.name} may not battle from a {on.name.lower()} hex")
+    if into.cap_into(kind, au.cavalry) == 0:
+        raise KassenError(f"{au.name} may not attack a unit on a {into.name.lower()} hex in {kind} combat")
+    n = dice_count(au, kind, range_, moved, attacker_blocks, on, into, bonus + (1 if inspired else 0))
+    dist = bodyguard_roll_distribution(n) if (au.bodyguard and kind == "close") else roll_distribution(n)
+    hits: dict[int, Fraction] = {}
+    flags: dict[int, Fraction] = {}
+    honor: dict[int, Fraction] = {}
+    p_elim = Fraction(0)
+    for counts, p in dist:
+        sc = score_roll(counts, au, du, kind, 1 if inspired else 0)
+        hits[sc.hits] = hits.get(sc.hits, Fraction(0)) + p
+        flags[sc.flags] = flags.get(sc.flags, Fraction(0)) + p
+        honor[sc.honor] = honor.get(sc.honor, Fraction(0)) + p
+        if sc.hits >= blocks:
+            p_elim += p
+
+    def as_json(d: dict[int, Fraction]) -> dict[str, float]:
+        return {str(k): float(d[k]) for k in sorted(d)}
+
+    return {
+        "attacker": attacker,
+        "defender": defender,
+        "kind": kind,
+        "range": range_,
+        "attacker_on": TERRAIN_NAMES[attacker_on.lower()],
+        "defender_on": TERRAIN_NAMES[defender_on.lower()],
+        "dice": n,
+        "hits": as_json(hits),
+        "flags": as_json(flags),
+        "honor": as_json(honor),
+        "defender_blocks": blocks,
+        "p_eliminated": float(p_elim),
+        "expected_hits": float(sum(k * p for k, p in hits.items())),
+        "expected_flags": float(sum(k * p for k, p in flags.items())),
+    }
