@@ -47,6 +47,17 @@ def sections_of(h: Hex, side: int, bottom: int) -> frozenset[str]:
     >>> sorted(sections_of((8, 1), 1, 0))
     ['center', 'right']
     """
+    key = (h, side, bottom)
+    got = _SECTIONS.get(key)
+    if got is None:
+        got = _SECTIONS[key] = _sections(h, side, bottom)
+    return got
+
+
+_SECTIONS: dict[tuple[Hex, int, int], frozenset[str]] = {}
+
+
+def _sections(h: Hex, side: int, bottom: int) -> frozenset[str]:
     x = h[0]
     out: set[str] = set()
     if x <= LEFT_LINE:

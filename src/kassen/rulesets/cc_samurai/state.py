@@ -107,8 +107,11 @@ class CCState(State):
         s.banners, s.objectives = list(self.banners), list(self.objectives)
         s.command = list(self.command)
         s.turn, s.active = self.turn, self.active
-        s.stack = _copy(self.stack)
-        s.ti = _copy(self.ti)
+        # tasks hold scalars and flat lists; the turn's order spec is never mutated, so it is shared
+        s.stack = [{k: (list(v) if type(v) is list else v) for k, v in t.items()} for t in self.stack]
+        ti = self.ti
+        s.ti = {**ti, "orders": list(ti["orders"]), "moved": dict(ti["moved"]), "no_battle": list(ti["no_battle"]),
+                "battled": list(ti["battled"]), "dragon_played": list(ti["dragon_played"])}
         s.last_played = list(self.last_played)
         s.removed = list(self.removed)
         s.rng = self.rng.copy()
