@@ -74,6 +74,12 @@ class CCSamuraiGame(Game):
         s.victory = meta.victory_banners
         s.tent_banners, s.exit_banners = scen.rules.tent_banners, scen.rules.exit_banners
         s.bottom = 0 if meta.bottom == "red" else 1
+        for obj in scen.objective:
+            s.objective_defs.append({
+                "name": obj.name, "hexes": [b.parse(h) for h in obj.hexes],
+                "side": {"both": -1, "red": 0, "blue": 1}[obj.side], "banners": obj.banners, "kind": obj.kind,
+            })
+            s.obj_held.append(None)
         for slug, hexes in scen.terrain.items():
             for h in hexes:
                 s.terrain[b.parse(h)] = slug

@@ -101,12 +101,25 @@ class Position(BaseModel):
     last_played: dict[SideName, str] = Field(default_factory=dict)
 
 
+class Objective(BaseModel):
+    """A hex (or group of hexes) worth Victory Banners to the side that holds it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = ""
+    hexes: list[str] = Field(min_length=1)
+    side: Literal["red", "blue", "both"] = "both"
+    banners: int = Field(default=1, ge=1, le=10)
+    kind: Literal["temporary", "permanent"] = "temporary"
+
+
 class Scenario(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     scenario: Meta
     terrain: dict[str, list[str]] = Field(default_factory=dict)
     rules: SpecialRules = Field(default_factory=SpecialRules)
+    objective: list[Objective] = Field(default_factory=list)
     red: Army
     blue: Army
     position: Position | None = None
@@ -197,6 +210,11 @@ def check_scenario(scen: Scenario, where: str) -> None:
             h = hx(e, f"{side}.exits[{i}]")
             if h[1] not in (0, board.rows - 1):
                 raise FormatError(f"{where}: field {side}.exits[{i}]: {e} is not on a baseline")
+    for i, obj in enumerate(scen.objective):
+        for j, t in enumerate(obj.hexes):
+            h = hx(t, f"objective[{i}].hexes[{j}]")
+            if seen_terrain.get(h) == "river":
+                raise FormatError(f"{where}: field objective[{i}].hexes[{j}]: {t} is a river hex")
     if scen.position is not None:
         pos = scen.position
         for side in SIDES:

@@ -59,6 +59,10 @@ class CCState(State):
         self.exit_banners = 1
         self.bottom = 0
         self.exits: list[list[Hex]] = [[], []]
+        #: scenario objectives: {"name", "hexes": [Hex], "side": -1 (both) | 0 | 1, "banners", "kind"}
+        self.objective_defs: list[JSON] = []
+        #: who holds each objective now (a permanent one stays with whoever took it)
+        self.obj_held: list[int | None] = []
         self.terrain: dict[Hex, str] = {}
         self.tents: dict[int, Hex] = {}
         self.units: dict[Hex, Unit] = {}
@@ -94,6 +98,8 @@ class CCState(State):
         s.scenario_id, s.scenario_name = self.scenario_id, self.scenario_name
         s.victory, s.tent_banners, s.exit_banners = self.victory, self.tent_banners, self.exit_banners
         s.bottom, s.exits = self.bottom, self.exits
+        s.objective_defs = self.objective_defs
+        s.obj_held = list(self.obj_held)
         s.terrain = dict(self.terrain)
         s.tents = dict(self.tents)
         s.units = dict(self.units)
@@ -319,6 +325,9 @@ class CCState(State):
                 self.award_banner(u.side, self.tent_banners, "enemy command tent taken", objective=True)
                 if self._result is not None:
                     return
+        self._check_objectives()
+        if self._result is not None:
+            return
         # End Game & Victory: a player starting his turn with a single Command card surrenders.
         if len(self.hands[self.active]) <= 1:
             winner = 1 - self.active
@@ -327,6 +336,31 @@ class CCState(State):
             self._result = Result(winner, "surrender", (1.0, 0.0) if winner == 0 else (0.0, 1.0))
             return
         self.stack = [{"t": "play", "seat": self.active}]
+
+    def _check_objectives(self) -> None:
+        """Scenario objectives, checked at the start of every turn (docs/rulings.md R29)."""
+        for i, obj in enumerate(self.objective_defs):
+            present = {self.units[h].side for h in obj["hexes"] if h in self.units}
+            holder = self.obj_held[i]
+            label = obj["name"] or "/".join(self.name(h) for h in obj["hexes"])
+            if obj["kind"] == "permanent" and holder is not None:
+                continue
+            if holder is not None and (holder not in present or len(present) > 1):
+                self.obj_held[i] = None
+                self.banners[holder] -= obj["banners"]
+                self.objectives[holder] -= obj["banners"]
+                self.say("objective_lost", f"{self.side_name(holder)} no longer holds {label} and loses "
+                         f"{obj['banners']} Victory Banner(s) ({self.banners[holder]}/{self.victory})",
+                         side=holder, objective=i)
+                holder = None
+            if holder is None and len(present) == 1:
+                side = next(iter(present))
+                if obj["side"] in (-1, side):
+                    self.obj_held[i] = side
+                    kind = "permanent" if obj["kind"] == "permanent" else "temporary"
+                    self.award_banner(side, obj["banners"], f"holds {label} ({kind})", objective=True)
+                    if self._result is not None:
+                        return
 
     def _lose_random_card(self, side: int, why: str) -> None:
         """A random Command card of ``side`` is discarded; his command shrinks by one."""
@@ -1804,6 +1838,12 @@ class CCState(State):
             "pool": self.pool,
             "banners": {SIDE_NAMES[s]: self.banners[s] for s in (0, 1)},
             "victory_banners": self.victory,
+            "objectives": [
+                {"name": o["name"], "hexes": [self.name(h) for h in o["hexes"]], "banners": o["banners"],
+                 "kind": o["kind"], "for": "both" if o["side"] == -1 else SIDE_NAMES[o["side"]],
+                 "held_by": None if self.obj_held[i] is None else SIDE_NAMES[self.obj_held[i] or 0]}
+                for i, o in enumerate(self.objective_defs)
+            ],
             "command": {SIDE_NAMES[s]: self.command[s] for s in (0, 1)},
             "hand_sizes": {SIDE_NAMES[s]: len(self.hands[s]) for s in (0, 1)},
             "dragon_counts": {SIDE_NAMES[s]: len(self.dragons[s]) for s in (0, 1)},
@@ -1835,7 +1875,9 @@ class CCState(State):
             "format": "kassen-cc-samurai-state/1",
             "scenario": {"id": self.scenario_id, "name": self.scenario_name, "victory": self.victory,
                          "tent_banners": self.tent_banners, "exit_banners": self.exit_banners,
-                         "bottom": self.bottom, "exits": [[n(h) for h in e] for e in self.exits]},
+                         "bottom": self.bottom, "exits": [[n(h) for h in e] for e in self.exits],
+                         "objectives": [{**o, "hexes": [n(h) for h in o["hexes"]]} for o in self.objective_defs]},
+            "obj_held": self.obj_held,
             "terrain": {n(h): t for h, t in sorted(self.terrain.items())},
             "tents": {str(s): n(h) for s, h in sorted(self.tents.items())},
             "units": [[n(h), u.uid, u.type, u.side, u.blocks] for h, u in sorted(self.units.items())],
@@ -1863,6 +1905,10 @@ class CCState(State):
             s.victory, s.tent_banners, s.exit_banners = int(sc["victory"]), int(sc["tent_banners"]), int(sc["exit_banners"])
             s.bottom = int(sc["bottom"])
             s.exits = [[p(h) for h in e] for e in sc["exits"]]
+            s.objective_defs = [{**o, "hexes": [p(h) for h in o["hexes"]]} for o in sc.get("objectives", [])]
+            s.obj_held = [None if x is None else int(x) for x in d.get("obj_held", [])]
+            if len(s.obj_held) != len(s.objective_defs):
+                raise FormatError("state: 'obj_held' must have one entry per objective")
             s.terrain = {p(h): str(t) for h, t in d["terrain"].items()}
             for t in s.terrain.values():
                 if t not in s.t.terrain:
