@@ -104,3 +104,26 @@ def test_bolster_morale_fence_lets_infantry_ignore_a_flag_only_against_cavalry()
     assert _flags_against("fence", "ASp", "SSpC") == ["ignore 0", "ignore 1"]
     # against infantry the flag cannot be ignored: Blue must retreat toward row 11
     assert _flags_against("fence", "ASp", "ASp") == ["retreat K6", "retreat M6"]
+
+
+def test_scenario_rule_order_one_banner_nagashino():
+    # facts.md, Nagashino: Red gains 1 permanent banner at the end of each turn in which it played
+    # an "Order One Unit" card (not for its last banner).
+    body = """
+        [rules]
+        order_one_banner = "red"
+        [red]
+        pieces = [{ at = "L3", unit = "ASp" }]
+        [blue]
+        pieces = [{ at = "B11", unit = "ASp" }]
+    """
+    s = position(body, red_hand=["order-one-center", "order-one-left", "order-two-center", "order-two-left", "advance-center"],
+                 victory=2, command_deck=["order-two-right", "order-two-left"])
+    s = act(s, "play order-one-center", "order L3", "end-move")
+    assert s.banners == [1, 0] and s.objectives == [1, 0]
+    s = act(s, "keep order-two-left", "take-honor")
+    s = act(s, "play order-three-right", "order B11", "end-move", "take-honor")  # Blue's turn
+    # a second Order One card would give the winning banner: it does not
+    s = act(s, "play order-one-left")  # L3 is not in Red's left: nothing to order, straight to the draw
+    assert s.banners == [1, 0] and not s.is_terminal()
+    assert any(e.kind == "no_banner" for e in s.events)

@@ -73,6 +73,8 @@ class CCSamuraiGame(Game):
         s.scenario_id, s.scenario_name = meta.id, meta.name
         s.victory = meta.victory_banners
         s.tent_banners, s.exit_banners = scen.rules.tent_banners, scen.rules.exit_banners
+        oob = scen.rules.order_one_banner
+        s.order_one_banner = None if oob is None else (0 if oob == "red" else 1)
         s.bottom = 0 if meta.bottom == "red" else 1
         for obj in scen.objective:
             s.objective_defs.append({

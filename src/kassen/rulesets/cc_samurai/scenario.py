@@ -74,6 +74,9 @@ class SpecialRules(BaseModel):
 
     tent_banners: int = 3
     exit_banners: int = 1
+    #: Nagashino: this side gains a permanent banner at the end of each of its turns in which
+    #: it played an "Order One Unit" card (never its last, winning banner)
+    order_one_banner: SideName | None = None
     notes: list[str] = Field(default_factory=list)
 
 

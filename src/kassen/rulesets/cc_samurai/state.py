@@ -55,6 +55,7 @@ class CCState(State):
         self.scenario_id = ""
         self.scenario_name = ""
         self.victory = 5
+        self.order_one_banner: int | None = None
         self.tent_banners = 3
         self.exit_banners = 1
         self.bottom = 0
@@ -97,6 +98,7 @@ class CCState(State):
         s.game, s.t, s.b = self.game, self.t, self.b
         s.scenario_id, s.scenario_name = self.scenario_id, self.scenario_name
         s.victory, s.tent_banners, s.exit_banners = self.victory, self.tent_banners, self.exit_banners
+        s.order_one_banner = self.order_one_banner
         s.bottom, s.exits = self.bottom, self.exits
         s.objective_defs = self.objective_defs
         s.obj_held = list(self.obj_held)
@@ -1608,6 +1610,12 @@ class CCState(State):
         side = task["seat"]
         step = task["step"]
         if step == "draw":
+            eff_slug = self.ti.get("effective") or ""
+            if self.order_one_banner == side and eff_slug.startswith("order-one-"):
+                if self.banners[side] + 1 < self.victory:
+                    self.award_banner(side, 1, "an Order One Unit card played (scenario rule)", objective=True)
+                else:
+                    self.say("no_banner", "The scenario's Order One banner cannot give the last Victory Banner")
             cid = self.ti["card"]
             if cid is not None:
                 self.cmd_discard.append(cid)
@@ -1876,6 +1884,7 @@ class CCState(State):
             "scenario": {"id": self.scenario_id, "name": self.scenario_name, "victory": self.victory,
                          "tent_banners": self.tent_banners, "exit_banners": self.exit_banners,
                          "bottom": self.bottom, "exits": [[n(h) for h in e] for e in self.exits],
+                         "order_one_banner": self.order_one_banner,
                          "objectives": [{**o, "hexes": [n(h) for h in o["hexes"]]} for o in self.objective_defs]},
             "obj_held": self.obj_held,
             "terrain": {n(h): t for h, t in sorted(self.terrain.items())},
@@ -1904,6 +1913,8 @@ class CCState(State):
             s.scenario_id, s.scenario_name = str(sc["id"]), str(sc["name"])
             s.victory, s.tent_banners, s.exit_banners = int(sc["victory"]), int(sc["tent_banners"]), int(sc["exit_banners"])
             s.bottom = int(sc["bottom"])
+            oob = sc.get("order_one_banner")
+            s.order_one_banner = None if oob is None else int(oob)
             s.exits = [[p(h) for h in e] for e in sc["exits"]]
             s.objective_defs = [{**o, "hexes": [p(h) for h in o["hexes"]]} for o in sc.get("objectives", [])]
             s.obj_held = [None if x is None else int(x) for x in d.get("obj_held", [])]
