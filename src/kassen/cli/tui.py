@@ -314,6 +314,11 @@ class _Session:
 
     # ------------------------------------------------------ human turns
     def human_turn(self, seat: int) -> None:
+        if self.state.legal_actions() == ["pass"]:
+            # a reaction question (First Strike) with nothing to play: the engine asks it
+            # every time so it reveals nothing; the person need not see it
+            self.push("pass")
+            return
         passed = self.hotseat and self.at_keyboard is not None and self.at_keyboard != seat
         if passed:
             self.pass_keyboard(seat)
@@ -569,6 +574,10 @@ class _Session:
         n = len(self.record.actions)
         back: int | None = None
         for k in range(n - 1, -1, -1):
+            if any(rolled_dice(e) for e in self.history[k + 1].events):
+                self.con.print(f"[yellow]Cannot undo {escape(self.record.actions[k])!r}: dice were rolled "
+                               "(undo never goes back past a die roll).[/]")
+                return
             mover = self.history[k].to_move()
             if mover == seat:
                 back = k

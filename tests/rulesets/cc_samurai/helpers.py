@@ -65,11 +65,22 @@ def position(
 
 
 def act(state: CCState, *actions: str, dice: str | None = None) -> CCState:
-    """Apply ``actions``; ``dice`` (letters c t s f h x) are forced before the first one."""
+    """Apply ``actions``; ``dice`` (letters c t s f h x) are forced before the first one.
+
+    A First Strike question whose only answer is ``pass`` (the defender holds no First
+    Strike card, R30) is answered after each action, so tests read like the rulebook.
+    """
     if dice is not None:
         state = state.with_forced_dice(parse_faces(dice))
     for a in actions:
-        state = state.apply(a)
+        state = skip_pass(state.apply(a))
+    return state
+
+
+def skip_pass(state: CCState) -> CCState:
+    """Answer a First Strike question that has no other answer than ``pass``."""
+    while state.legal_actions() == ["pass"]:
+        state = state.apply("pass")
     return state
 
 

@@ -26,6 +26,9 @@ def run(state: CCState, *actions: str, dice: str | None = None) -> tuple[CCState
     for a in actions:
         state = state.apply(a)
         evs.extend(state.events)
+        while state.legal_actions() == ["pass"]:  # the First Strike question, when it has one answer (R30)
+            state = state.apply("pass")
+            evs.extend(state.events)
     return state, evs
 
 

@@ -32,13 +32,9 @@ class CCSamuraiGame(Game):
     def __init__(self) -> None:
         self.tables: Tables = load_tables()
 
-    #: First Strike is played in reaction to an enemy close combat; that window comes
-    #: with the Dragon cards' reaction windows. Until then it is left out of the deck
-    #: (docs/rulings.md R25).
-    NOT_YET = frozenset({"first-strike"})
-
     def card_playable(self, slug: str) -> bool:
-        return slug not in self.NOT_YET
+        """Whether the card can be dealt: every Command card of the rules list can."""
+        return slug in self.tables.command
 
     def side_label(self, state: CCState, side: int) -> str:
         return self.seats[side]

@@ -410,11 +410,11 @@ class CCState(State):
 
     # ------------------------------------------------------- phase 1: play
     def _legal_play(self, task: JSON) -> list[str]:
-        slugs: list[str] = []
-        for cid in self.hands[task["seat"]]:
-            slug = self.t.command_ids[cid]
-            if slug not in slugs and self.game.card_playable(slug):
-                slugs.append(slug)
+        slugs: set[str] = {self.t.command_ids[c] for c in self.hands[task["seat"]]}
+        # First Strike answers an enemy close combat; it is played in phase 1 only when
+        # nothing else is in hand (then it orders nothing: R30)
+        if len(slugs) > 1:
+            slugs.discard("first-strike")
         return [f"play {s}" for s in sorted(slugs)]
 
     def _act_play(self, task: JSON, action: str) -> None:
@@ -426,9 +426,12 @@ class CCState(State):
         card = self.t.command[slug]
         self.say("play", f"{self.side_name(side)} plays {card.name}: {card.text}", side=side, card=cid, slug=slug)
         effective: str | None = slug
-        if slug == "counter-attack":
+        if slug == "first-strike":
+            effective = None
+            self.say("no_orders", "First Strike played as a Command card orders nothing")
+        elif slug == "counter-attack":
             copied = self.last_played[1 - side]
-            effective = _mirror(copied) if copied else None
+            effective = _mirror(copied) if copied and copied != "first-strike" else None
             if effective is None:
                 self.say("counter_attack", "Counter Attack has no card to copy: the opponent has not played one yet")
             else:
@@ -713,6 +716,8 @@ class CCState(State):
         """Destinations of the Leader at ``h`` moving on his own."""
         ld = self.leaders[h]
         allowance = LEADER_MOVE[ld.kind]
+        if self.ti["spec"].get("effect") == "serpent":
+            allowance = min(allowance, 1)  # Serpent Command: the group moves 1 hex (R28)
         out: dict[str, int] = {}
         seen = {h: 0}
         frontier = [h]
@@ -987,7 +992,8 @@ class CCState(State):
             "atts": [self.name(h) for h in atts], "att_uids": [self.units[h].uid for h in atts],
             "tgt_uid": tu.uid if tu else None, "tgt_lid": tl.lid if tl else None, "inspired": [],
         }
-        verb = {"attack": "attacks", "bonus": "makes a bonus close combat against", "back": "battles back against"}[role]
+        verb = {"attack": "attacks", "bonus": "makes a bonus close combat against", "back": "battles back against",
+                "first": "strikes first against"}[role]
         if kind == "ranged":
             verb = "fires at"
         target = self.unit_label(tu) if tu else f"{self.side_name(1 - u.side)} {LEADER_NAME[tl.kind] if tl else 'Leader'}"
@@ -997,6 +1003,12 @@ class CCState(State):
             verb = {"attacks": "attack"}.get(verb, verb)
         self.say("combat", f"{who} {verb} the {target} at {self.name(dh)}",
                  kind=kind, role=role, att=self.name(ah), tgt=self.name(dh), atts=cx["atts"])
+        if kind == "close" and role in ("attack", "bonus") and tu is not None and not swarm:
+            # First Strike: the defender may answer a declared close combat before the dice
+            # (asked every time, so that the question itself reveals nothing of his hand)
+            if self._can_battle_back(dh, ah):
+                cx["step"] = "react"
+                cx["seat"] = tu.side
         self.stack.append(cx)
 
     def _present_attackers(self, cx: JSON) -> list[Hex]:
@@ -1029,6 +1041,9 @@ class CCState(State):
 
     def _legal_combat(self, task: JSON) -> list[str]:
         step = task["step"]
+        if step == "react":
+            has_fs = any(self.t.command_ids[c] == "first-strike" for c in self.hands[task["seat"]])
+            return ["first-strike", "pass"] if has_fs else ["pass"]
         if step == "inspire":
             return ["inspire", "no-inspire"]
         if step == "flags":
@@ -1078,6 +1093,12 @@ class CCState(State):
 
     def _act_combat(self, cx: JSON, action: str) -> None:
         step = cx["step"]
+        if step == "react":
+            cx["step"] = "inspire"
+            cx["seat"] = 1 - cx["seat"]
+            if action == "first-strike":
+                self._first_strike(cx)
+            return
         if step == "inspire":
             at = cx["insp_queue"].pop(0)
             if action == "inspire":
@@ -1105,6 +1126,19 @@ class CCState(State):
             if action.startswith("battle-back"):
                 target = self.b.parse(action.split()[1]) if action != "battle-back" else self._battle_back_target(cx)
                 self.start_combat("close", self.b.parse(cx["tgt"]), target, "back")
+
+    def _first_strike(self, cx: JSON) -> None:
+        """First Strike: the defending unit battles first; the attacker then battles only if it
+        is still in place, and the defender does not battle back afterwards."""
+        dh, ah = self.b.parse(cx["tgt"]), self.b.parse(cx["att"])
+        side = self.units[dh].side
+        cid = next(c for c in self.hands[side] if self.t.command_ids[c] == "first-strike")
+        self.hands[side].remove(cid)
+        self.ti.setdefault("first_strikes", []).append({"side": side, "card": cid})
+        card = self.t.command["first-strike"]
+        self.say("play", f"{self.side_name(side)} plays {card.name}: {card.text}", side=side, card=cid, slug="first-strike")
+        cx["no_back"] = True
+        self.start_combat("close", dh, ah, "first")
 
     def _battle_back_target(self, cx: JSON) -> Hex:
         dh = self.b.parse(cx["tgt"])
@@ -1267,7 +1301,7 @@ class CCState(State):
         """After hits, checks and retreats: gain ground and bonus combat, or battle back."""
         dh = self.b.parse(cx["tgt"])
         present = self._present_attackers(cx)
-        if not present or cx["kind"] != "close" or cx["role"] == "back":
+        if not present or cx["kind"] != "close" or cx["role"] in ("back", "first"):
             self.stack.pop()
             return
         ah = present[0]
@@ -1280,6 +1314,10 @@ class CCState(State):
             cx["seat"] = att.side
             return
         tu = self.units.get(dh)
+        if cx.get("no_back"):
+            self.say("no_battle_back", "No battle back: the defender already struck first")
+            self.stack.pop()
+            return
         if tu is not None and tu.uid == cx["tgt_uid"] and any(self._can_battle_back(dh, h) for h in present):
             cx["step"] = "back"
             cx["seat"] = tu.side
@@ -1616,6 +1654,15 @@ class CCState(State):
                     self.award_banner(side, 1, "an Order One Unit card played (scenario rule)", objective=True)
                 else:
                     self.say("no_banner", "The scenario's Order One banner cannot give the last Victory Banner")
+            for fs in self.ti.get("first_strikes", []):
+                # "At the end of the turn, you draw a replacement Command card first."
+                self.cmd_discard.append(fs["card"])
+                got = self.draw_command(fs["side"])
+                if got is not None:
+                    self.hands[fs["side"]].append(got)
+                    self.say_private(fs["side"], "draw", f"{self.side_name(fs['side'])} draws {self.card_name(got)}",
+                                     f"{self.side_name(fs['side'])} draws a Command card", side=fs["side"], card=got)
+            self.ti["first_strikes"] = []
             cid = self.ti["card"]
             if cid is not None:
                 self.cmd_discard.append(cid)
@@ -1793,6 +1840,7 @@ class CCState(State):
         if t == "combat":
             step = task["step"]
             return {
+                "react": f"{side}: your unit at {task['tgt']} is attacked from {task['att']}: play First Strike?",
                 "inspire": f"{side}: spend 1 Honor & Fortune to have a Leader inspire the unit at {task['att']} (+1 die)?",
                 "flags": f"{side}: {task.get('flags')} flag(s) against {task['tgt']}; how many to ignore (up to {task.get('max_ignore')})?",
                 "gain": f"{side}: gain ground into {task['tgt']}?",
@@ -1936,6 +1984,7 @@ class CCState(State):
             s.cmd_deck, s.cmd_discard = list(d["cmd_deck"]), list(d["cmd_discard"])
             s.dr_deck, s.dr_discard = list(d["dr_deck"]), list(d["dr_discard"])
             every_c = sorted(s.hands[0] + s.hands[1] + s.cmd_deck + s.cmd_discard + ([d["ti"]["card"]] if d["ti"].get("card") else [])
+                             + [fs["card"] for fs in d["ti"].get("first_strikes", [])]
                              + [c for t in d["stack"] for c in t.get("drawn", [])])
             if len(set(every_c)) != len(every_c) or not set(every_c) <= set(s.t.command_ids):
                 raise FormatError("state: Command cards are duplicated or unknown")
