@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.state import POOL_TOTAL, CCState
 from kassen.testing.contract import ContractViolation, run_contract
 from tests.rulesets.cc_samurai.helpers import GAME
 
 AGGRESSIVE = ("attack", "fire", "bonus", "advance", "battle-back")
 DECK_SIZE = sum(1 for slug in GAME.tables.command_ids.values() if GAME.card_playable(slug))
+DRAGON_DECK_SIZE = sum(1 for slug in GAME.tables.dragon_ids.values() if dragons.implemented(slug))
 
 
 def aggressive_policy(state, legal: list[str], rng: Rng) -> str:
@@ -43,8 +45,10 @@ def _closes_in(state: CCState, action: str) -> bool:
 
 def invariants(state: CCState, prev: CCState | None) -> None:
     # Honor & Fortune: 30 tokens across the pool and the reserves
-    if state.pool + sum(state.honor) != POOL_TOTAL:
-        raise ContractViolation(f"Honor & Fortune not conserved: pool {state.pool} + reserves {state.honor}")
+    if state.pool + sum(state.honor) + state.dragon_tokens != POOL_TOTAL:
+        raise ContractViolation(
+            f"Honor & Fortune not conserved: pool {state.pool} + reserves {state.honor} + on cards {state.dragon_tokens}"
+        )
     if state.pool < 0 or min(state.honor) < 0:
         raise ContractViolation("negative Honor & Fortune")
     # blocks never grow
@@ -83,8 +87,8 @@ def invariants(state: CCState, prev: CCState | None) -> None:
         cmd.extend(t.get("drawn", []))
     if len(cmd) != len(set(cmd)) or len(cmd) != DECK_SIZE:
         raise ContractViolation(f"Command cards not conserved: {len(cmd)} cards, {len(set(cmd))} distinct")
-    drg = state.dragons[0] + state.dragons[1] + state.dr_deck + state.dr_discard
-    if len(drg) != len(set(drg)) or len(drg) != 40:
+    drg = state.dragons[0] + state.dragons[1] + state.dr_deck + state.dr_discard + state.ti["dragons_in_play"]
+    if len(drg) != len(set(drg)) or len(drg) != DRAGON_DECK_SIZE:
         raise ContractViolation("Dragon cards not conserved")
 
 

@@ -1066,10 +1066,10 @@ def test_end_of_turn_discard_a_dragon_card_for_one_token_only_one():
     # "if the active player did not play a Dragon card during his turn, 1 Dragon card may be
     # discarded from his hand and 1 Honor & Fortune token can be collected." "No more than 1
     # Dragon card may be drawn or discarded"
-    s = position(QUIET, red_dragons=["brave-leader", "insult"])
-    s = act(s, "play order-two-center", "order L3", "end-move")
-    assert s.legal_actions() == ["discard-dragon brave-leader", "discard-dragon insult", "keep-dragons"]
-    s = act(s, "discard-dragon insult")
+    s = position(QUIET, red_dragons=["brave-leader", "panic"])
+    s = act(s, "play order-two-center", "pass", "order L3", "end-move")  # "pass": Red may play Panic
+    assert s.legal_actions() == ["discard-dragon brave-leader", "discard-dragon panic", "keep-dragons"]
+    s = act(s, "discard-dragon panic")
     assert s.honor[RED] == 6
     assert [s.t.dragon_ids[d] for d in s.dragons[RED]] == ["brave-leader"]
     assert s.legal_actions() == ["draw-dragon", "take-honor"]  # no second discard

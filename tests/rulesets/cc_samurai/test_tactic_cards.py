@@ -683,22 +683,22 @@ def test_shogun_ordered_units_battle_with_an_extra_die_in_close_and_ranged_comba
 def test_shogun_reshuffles_both_decks_with_their_discards_at_the_end_of_the_turn():
     # "Reshuffle the Command card deck and discard pile, also reshuffle the Dragon card deck and
     # discard pile." (R28: at the end of the turn, once the Shogun card itself is discarded)
-    s = setup(red="L3 ASp", blue="L9 ASp", active="blue", blue_dragons=["ambush"],
+    s = setup(red="L3 ASp", blue="L9 ASp", active="blue", blue_dragons=["bravery"],
               blue_hand=hand("order-two-center"), red_hand=hand("shogun"))
     s = act(s, "play order-two-center", "order L9", "end-move")
     assert decision(s) == "end"
-    s = act(s, "discard-dragon ambush", "take-honor")
+    s = act(s, "discard-dragon bravery", "take-honor")
     assert s.active == RED
     blue_card = s.cmd_discard[-1]
-    ambush = s.dr_discard[-1]
-    assert slug_of(s, blue_card) == "order-two-center" and s.t.dragon_ids[ambush] == "ambush"
+    bravery = s.dr_discard[-1]
+    assert slug_of(s, blue_card) == "order-two-center" and s.t.dragon_ids[bravery] == "bravery"
     shogun = next(c for c in s.hands[RED] if slug_of(s, c) == "shogun")
     s, evs = run(s, "play shogun", dice="x x x x x")
     assert any(e.kind == "reshuffle" for e in evs)
     assert s.cmd_discard == [] and s.dr_discard == []
     for cid in (blue_card, shogun):
         assert cid in s.cmd_deck or cid in s.hands[RED]
-    assert ambush in s.dr_deck
+    assert bravery in s.dr_deck
     assert len(s.cmd_deck) + len(s.hands[RED]) + len(s.hands[BLUE]) == 60
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from kassen.engine.errors import FormatError
 from kassen.engine.protocol import Game
 from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import Leader, Unit, board
 from kassen.rulesets.cc_samurai.data import Tables, load_tables
 from kassen.rulesets.cc_samurai.scenario import (
@@ -105,7 +106,8 @@ class CCSamuraiGame(Game):
         pos = scen.position
         # decks
         cmd_ids = [cid for cid, slug in t.command_ids.items() if self.card_playable(slug)]
-        dr_ids = list(t.dragon_ids)
+        # the Dragon deck holds the cards whose effects are implemented (docs/rulings.md R33)
+        dr_ids = [did for did, slug in t.dragon_ids.items() if dragons.implemented(slug)]
         s.cmd_deck = s.rng.shuffled(cmd_ids)
         s.dr_deck = s.rng.shuffled(dr_ids)
         for side in (0, 1):

@@ -22,6 +22,7 @@ from kassen.engine.events import Event
 from kassen.engine.hexgrid import Hex, HexBoard
 from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import SIDE_NAMES, Leader, Unit, board, sections_of
 from kassen.rulesets.cc_samurai.combat import SYMBOL_FACE, dice_count, score_roll
 from kassen.rulesets.cc_samurai.data import Tables, TerrainType, UnitType
@@ -77,6 +78,8 @@ class CCState(State):
         self.dr_discard: list[str] = []
         self.honor = [0, 0]
         self.pool = POOL_TOTAL
+        #: Honor & Fortune paid onto Dragon cards in play, back to the pool at the end of the turn
+        self.dragon_tokens = 0
         self.banners = [0, 0]
         self.objectives = [0, 0]
         self.command = [5, 5]
@@ -112,6 +115,7 @@ class CCState(State):
         s.cmd_deck, s.cmd_discard = list(self.cmd_deck), list(self.cmd_discard)
         s.dr_deck, s.dr_discard = list(self.dr_deck), list(self.dr_discard)
         s.honor, s.pool = list(self.honor), self.pool
+        s.dragon_tokens = self.dragon_tokens
         s.banners, s.objectives = list(self.banners), list(self.objectives)
         s.command = list(self.command)
         s.turn, s.active = self.turn, self.active
@@ -119,7 +123,9 @@ class CCState(State):
         s.stack = [{k: (list(v) if type(v) is list else v) for k, v in t.items()} for t in self.stack]
         ti = self.ti
         s.ti = {**ti, "orders": list(ti["orders"]), "moved": dict(ti["moved"]), "no_battle": list(ti["no_battle"]),
-                "battled": list(ti["battled"]), "dragon_played": list(ti["dragon_played"])}
+                "battled": list(ti["battled"]), "dragon_played": list(ti["dragon_played"]),
+                "effects": list(ti["effects"]), "dragons_in_play": list(ti["dragons_in_play"]),
+                "no_order": list(ti["no_order"])}
         s.last_played = list(self.last_played)
         s.removed = list(self.removed)
         s.rng = self.rng.copy()
@@ -440,9 +446,44 @@ class CCState(State):
         self.ti["effective"] = effective
         self.ti["spec"] = self._order_spec(side, effective) if effective else {"mode": "select", "count": 0, "filter": {}}
         self.stack[-1] = {"t": "order", "seat": side}
-        if not self._order_actions(side):
-            self.say("no_orders", f"No unit or Leader of {self.side_name(side)} can be ordered by {card.name}")
-            self.stack[-1] = {"t": "end", "seat": side, "step": "draw"}
+        # Dragon cards "after enemy Command" (defender), asked after those "with Command" (active)
+        self.stack.append({"t": "dragon", "seat": 1 - side, "w": "after-enemy-command"})
+        self.stack.append({"t": "dragon", "seat": side, "w": "with-command"})
+
+    # ------------------------------------------------------------ Dragon windows
+    def _auto_dragon(self, task: JSON) -> bool:
+        if dragons.can_be_asked(self, task["seat"]):
+            return False
+        self.stack.pop()
+        return True
+
+    def _legal_dragon(self, task: JSON) -> list[str]:
+        return [*dragons.actions(self, task["seat"], task["w"]), "pass"]
+
+    def _act_dragon(self, task: JSON, action: str) -> None:
+        self.stack.pop()
+        if action != "pass":
+            dragons.play(self, task["seat"], action)
+
+    def _auto_dloh(self, task: JSON) -> bool:
+        while task["faces"]:
+            cands = dragons.dloh_candidates(self, task)
+            if len(cands) > 1:
+                return False
+            task["faces"].pop(0)
+            if cands:
+                self.hit_unit(cands[0], 1, task["by"], task["why"])
+                if self._result is not None:
+                    return True
+        self.stack.pop()
+        return True
+
+    def _legal_dloh(self, task: JSON) -> list[str]:
+        return [f"hit {self.name(h)}" for h in dragons.dloh_candidates(self, task)]
+
+    def _act_dloh(self, task: JSON, action: str) -> None:
+        task["faces"].pop(0)
+        self.hit_unit(self.b.parse(action.split()[1]), 1, task["by"], task["why"])
 
     def _order_spec(self, side: int, slug: str) -> JSON:
         """What a Command card lets its player order this turn (Phase 2), as data."""
@@ -531,7 +572,7 @@ class CCState(State):
         split_ok = mode == "slots" and spec.get("helmet", False)
         ordered = set(self.ti["orders"])
         for h, u in self.units.items():
-            if u.side == side and f"u:{u.uid}" not in ordered:
+            if u.side == side and f"u:{u.uid}" not in ordered and u.uid not in self.ti["no_order"]:
                 out.append((f"order {self.name(h)}", f"u:{u.uid}", h))
         for h, ld in self.leaders.items():
             if ld.side != side or f"l:{ld.lid}" in ordered:
@@ -572,6 +613,8 @@ class CCState(State):
         spec = self.ti["spec"]
         mode = spec["mode"]
         given = [(k, h) for k in self.ti["orders"] if (h := self.key_hex(k)) is not None]
+        if len(given) >= spec.get("max", 999):
+            return []  # White Fox Spirit
         out = []
         if mode == "slots":
             slots = spec["slots"]
@@ -625,6 +668,11 @@ class CCState(State):
                 move = min(move, 1)
             elif effect == "hold":
                 move = 0
+        if f"u:{u.uid}" in self.ti["orders"] and u.side == self.active and effect != "hold":
+            if not ut.cavalry and not ut.bodyguard and dragons.has_effect(self, "move-as-the-wind", u.side):
+                move, bmove = move + 1, bmove + 1
+            if dragons.has_effect(self, "forced-march", u.side, u.uid):
+                move += 1
         return move, bmove
 
     def turn_effect(self, u: Unit) -> str | None:
@@ -643,6 +691,9 @@ class CCState(State):
         if acts:
             self._legal = [*acts, "done"]
             return False
+        if not self.ti["orders"]:
+            played = self.t.command[self.t.command_ids[self.ti["card"]]].name if self.ti.get("card") else "the card"
+            self.say("no_orders", f"No unit or Leader of {self.side_name(task['seat'])} can be ordered by {played}")
         self._to_move_phase(task)
         return True
 
@@ -772,12 +823,12 @@ class CCState(State):
         return sorted(out)
 
     def _legal_move(self, task: JSON) -> list[str]:
-        return [*self._mover_actions(task["seat"]), "end-move"]
+        return [*self._mover_actions(task["seat"]), *dragons.actions(self, task["seat"], "movement"), "end-move"]
 
     def _auto_move(self, task: JSON) -> bool:
         acts = self._mover_actions(task["seat"])
         if acts:
-            self._legal = [*acts, "end-move"]
+            self._legal = [*acts, *dragons.actions(self, task["seat"], "movement"), "end-move"]
             return False
         self.stack[-1] = {"t": "battle", "seat": task["seat"]}
         return True
@@ -786,6 +837,9 @@ class CCState(State):
         side = task["seat"]
         if action == "end-move":
             self.stack[-1] = {"t": "battle", "seat": side}
+            return
+        if action.startswith("dragon "):
+            dragons.play(self, side, action)
             return
         parts = action.split()
         h = self.b.parse(parts[1])
@@ -849,6 +903,8 @@ class CCState(State):
             return False
         if effect == "onslaught" and self.ut(u).ranged:
             return False  # Infantry Onslaught: ordered ranged weapon units may not battle
+        if dragons.has_effect(self, "forced-march", u.side, u.uid):
+            return False
         moved = self.ti["moved"].get(f"u:{u.uid}", 0)
         return not moved > self.move_limits(u)[1]
 
@@ -1003,10 +1059,11 @@ class CCState(State):
             verb = {"attacks": "attack"}.get(verb, verb)
         self.say("combat", f"{who} {verb} the {target} at {self.name(dh)}",
                  kind=kind, role=role, att=self.name(ah), tgt=self.name(dh), atts=cx["atts"])
-        if kind == "close" and role in ("attack", "bonus") and tu is not None and not swarm:
-            # First Strike: the defender may answer a declared close combat before the dice
-            # (asked every time, so that the question itself reveals nothing of his hand)
-            if self._can_battle_back(dh, ah):
+        if kind == "close" and role in ("attack", "bonus") and tu is not None:
+            # First Strike and the Dragon cards of "enemy declares close combat": the defender may
+            # answer before the dice; asked every time he could answer anything, so that the
+            # question itself reveals nothing of his hand (R30, R32)
+            if (self._can_battle_back(dh, ah) and not swarm) or dragons.can_be_asked(self, tu.side):
                 cx["step"] = "react"
                 cx["seat"] = tu.side
         self.stack.append(cx)
@@ -1042,8 +1099,14 @@ class CCState(State):
     def _legal_combat(self, task: JSON) -> list[str]:
         step = task["step"]
         if step == "react":
-            has_fs = any(self.t.command_ids[c] == "first-strike" for c in self.hands[task["seat"]])
-            return ["first-strike", "pass"] if has_fs else ["pass"]
+            fs = []
+            if (len(task["atts"]) == 1 and self._can_battle_back(self.b.parse(task["tgt"]), self.b.parse(task["att"]))
+                    and any(self.t.command_ids[c] == "first-strike" for c in self.hands[task["seat"]])):
+                fs = ["first-strike"]
+            return [*fs, *dragons.actions(self, task["seat"], "declare", task), "pass"]
+        if step in ("prep", "after_att", "after_def"):
+            window = {"prep": "before-roll", "after_att": "after-roll", "after_def": "after-enemy-roll"}[step]
+            return [*dragons.actions(self, task["seat"], window, task), "pass"]
         if step == "inspire":
             return ["inspire", "no-inspire"]
         if step == "flags":
@@ -1060,7 +1123,8 @@ class CCState(State):
             present = [h for h in self._present_attackers(task) if self._can_battle_back(self.b.parse(task["tgt"]), h)]
             if len(present) > 1:
                 return [*(f"battle-back {self.name(h)}" for h in present), "no-battle-back"]
-            return ["battle-back", "no-battle-back"]
+            revenge = [a for a in dragons.actions(self, task["seat"], "before-back", task)]
+            return ["battle-back", *revenge, "no-battle-back"]
         return []
 
     def _auto_combat(self, cx: JSON) -> bool:
@@ -1079,10 +1143,33 @@ class CCState(State):
             if cx["insp_queue"] and self.honor[u.side] >= 1:
                 return False
             del cx["insp_queue"]
+            cx["step"] = "prep"
+            return True
+        if step == "prep":
+            cx["seat"] = self.units[ah].side
+            if dragons.can_be_asked(self, cx["seat"]):
+                return False
             cx["step"] = "roll"
             return True
         if step == "roll":
             self._combat_roll(cx)
+            return True
+        if step == "after_att":
+            cx["seat"] = self.units[ah].side if ah in self.units else cx["seat"]
+            if cx["kind"] == "close" and dragons.can_be_asked(self, cx["seat"]):
+                return False
+            cx["step"] = "after_def"
+            return True
+        if step == "after_def":
+            dh = self.b.parse(cx["tgt"])
+            tu = self.units.get(dh)
+            if tu is not None and tu.uid == cx["tgt_uid"] and dragons.can_be_asked(self, tu.side):
+                cx["seat"] = tu.side
+                return False
+            cx["step"] = "resolve"
+            return True
+        if step == "resolve":
+            self._combat_resolve(cx)
             return True
         if step == "flags":
             return self._combat_flags_auto(cx)
@@ -1095,9 +1182,19 @@ class CCState(State):
         step = cx["step"]
         if step == "react":
             cx["step"] = "inspire"
-            cx["seat"] = 1 - cx["seat"]
+            seat = cx["seat"]
+            cx["seat"] = 1 - seat
             if action == "first-strike":
                 self._first_strike(cx)
+            elif action.startswith("dragon "):
+                dragons.play(self, seat, action, cx)
+            return
+        if step in ("prep", "after_att", "after_def"):
+            if action.startswith("dragon "):
+                dragons.play(self, cx["seat"], action, cx)
+            cx["step"] = {"prep": "roll", "after_att": "after_def", "after_def": "resolve"}[step]
+            if step == "after_att" and cx.get("reroll"):
+                self._reroll(cx)
             return
         if step == "inspire":
             at = cx["insp_queue"].pop(0)
@@ -1123,7 +1220,11 @@ class CCState(State):
                 self.start_combat("close", self.b.parse(cx["tgt"]), nh, "bonus")
         elif step == "back":
             self.stack.pop()
-            if action.startswith("battle-back"):
+            if action.startswith("dragon "):
+                dragons.play(self, cx["seat"], action, cx)
+                self.start_combat("close", self.b.parse(cx["tgt"]), self._battle_back_target(cx), "back")
+                self.stack[-1]["dice_override"] = cx.get("dice_n", 0)  # Revenge
+            elif action.startswith("battle-back"):
                 target = self.b.parse(action.split()[1]) if action != "battle-back" else self._battle_back_target(cx)
                 self.start_combat("close", self.b.parse(cx["tgt"]), target, "back")
 
@@ -1153,27 +1254,55 @@ class CCState(State):
         effect = self.turn_effect(u)
         if (effect == "charge" and kind == "close") or effect == "shogun":
             bonus += 1
+        bonus += dragons.dice_bonus(self, kind, u.uid, u.type, u.side)
         return dice_count(ut, kind, self.b.distance(ah, dh), moved, u.blocks, self.ter(ah), self.ter(dh), bonus)
 
     def _combat_roll(self, cx: JSON) -> None:
         ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
         u = self.units[ah]
-        ut = self.ut(u)
-        side = u.side
         kind = cx["kind"]
         atts = self._present_attackers(cx)
         n = sum(self.combat_dice(kind, h, dh, self.name(h) in cx["inspired"]) for h in atts)
+        n += cx.get("extra_dice", 0)
+        if "dice_override" in cx:
+            n = cx["dice_override"]  # Revenge: as many dice as the attacker rolled
+        if "max_dice" in cx:
+            n = min(n, cx["max_dice"])  # Practice of Aikido: nothing raises it
+        cx["dice_n"] = n
+        faces = self._roll_for(u, kind, n)
+        roller = self.unit_label(u) if len(atts) == 1 else f"The swarm of {len(atts)} levies"
+        self.say("roll", f"{roller} rolls {n} {'die' if n == 1 else 'dice'}: "
+                 f"{', '.join(f.label for f in faces) or 'nothing'}", faces=[f.value for f in faces], dice=n)
+        cx["faces"] = [f.value for f in faces]
+        cx["step"] = "after_att"
+
+    def _roll_for(self, u: Unit, kind: str, n: int) -> list[Face]:
         faces = self.roll(n)
-        if ut.bodyguard and kind == "close":
+        if self.ut(u).bodyguard and kind == "close":
             swords = faces.count(Face.SWORDS)
             extra = self.roll(swords)
             if extra:
                 self.say("reroll", f"The bodyguards reroll {swords} sword{'s' if swords > 1 else ''}: "
                          f"{', '.join(f.label for f in extra)}", faces=[f.value for f in extra])
             faces = faces + extra
-        roller = self.unit_label(u) if len(atts) == 1 else f"The swarm of {len(atts)} levies"
-        self.say("roll", f"{roller} rolls {n} {'die' if n == 1 else 'dice'}: "
-                 f"{', '.join(f.label for f in faces) or 'nothing'}", faces=[f.value for f in faces], dice=n)
+        return faces
+
+    def _reroll(self, cx: JSON) -> None:
+        """Spirit of Hachiman: all the dice are rolled again; the second roll stands."""
+        u = self.units[self.b.parse(cx["att"])]
+        faces = self._roll_for(u, cx["kind"], cx["dice_n"])
+        self.say("roll", f"{self.unit_label(u)} rolls again {cx['dice_n']} dice: "
+                 f"{', '.join(f.label for f in faces) or 'nothing'}", faces=[f.value for f in faces], dice=cx["dice_n"])
+        cx["faces"] = [f.value for f in faces]
+
+    def _combat_resolve(self, cx: JSON) -> None:
+        """Score the roll: hits, Honor & Fortune, casualty checks, then flags."""
+        ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
+        u = self.units[ah]
+        ut = self.ut(u)
+        side = u.side
+        kind = cx["kind"]
+        faces = [Face(f) for f in cx["faces"]]
         tu = self.units.get(dh)
         tl = self.leaders.get(dh)
         cx["step"] = "post"
@@ -1192,9 +1321,11 @@ class CCState(State):
             self.say("ignore_swords", f"{tt.name} ignores {sc.swords_ignored} sword{'s' if sc.swords_ignored > 1 else ''} "
                      "(superior rank/stature)")
         hits, honor = sc.hits, sc.honor
+        if honor and dragons.has_effect(self, "head-collector", side, u.uid):
+            honor *= 2
         if honor:
             self.gain_honor(side, honor, "Honor & Fortune rolled in combat")
-        flags = sc.flags
+        flags = sc.flags * (2 if cx.get("double_flags") else 1)
         cx["flags"] = flags
         ld = self.attached_leader(dh)
         eliminated = self.hit_unit(dh, hits, side, f"{hits} hit{'s' if hits != 1 else ''}") if hits else False
@@ -1269,7 +1400,13 @@ class CCState(State):
             cx["step"] = "post"
             return True
         attacker = self.units.get(self.b.parse(cx["att"]))
-        max_ignore = min(flags, self.flag_ignores(dh, attacker))
+        rule = dragons.flag_rule(self, cx, u.side, u.uid)
+        if rule == "none":
+            max_ignore = 0
+        elif rule == "all":
+            max_ignore = flags
+        else:
+            max_ignore = min(flags, self.flag_ignores(dh, attacker))
         if max_ignore == 0:
             self._apply_flags(cx, flags, 0)
             return True
@@ -1648,6 +1785,12 @@ class CCState(State):
         side = task["seat"]
         step = task["step"]
         if step == "draw":
+            if self.dragon_tokens:
+                self.pool += self.dragon_tokens
+                self.say("honor", f"{self.dragon_tokens} Honor & Fortune on the Dragon cards go back to the pool")
+                self.dragon_tokens = 0
+            self.dr_discard.extend(self.ti["dragons_in_play"])
+            self.ti["dragons_in_play"] = []
             eff_slug = self.ti.get("effective") or ""
             if self.order_one_banner == side and eff_slug.startswith("order-one-"):
                 if self.banners[side] + 1 < self.victory:
@@ -1943,7 +2086,8 @@ class CCState(State):
             "hands": self.hands, "dragons": self.dragons,
             "cmd_deck": self.cmd_deck, "cmd_discard": self.cmd_discard,
             "dr_deck": self.dr_deck, "dr_discard": self.dr_discard,
-            "honor": self.honor, "pool": self.pool, "banners": self.banners, "objectives": self.objectives,
+            "honor": self.honor, "pool": self.pool, "dragon_tokens": self.dragon_tokens,
+            "banners": self.banners, "objectives": self.objectives,
             "command": self.command, "turn": self.turn, "active": self.active,
             "stack": self.stack, "ti": self.ti, "last_played": self.last_played, "removed": self.removed,
             "rng": self.rng.state, "forced": self.forced,
@@ -1989,6 +2133,7 @@ class CCState(State):
             if len(set(every_c)) != len(every_c) or not set(every_c) <= set(s.t.command_ids):
                 raise FormatError("state: Command cards are duplicated or unknown")
             s.honor, s.pool = [int(x) for x in d["honor"]], int(d["pool"])
+            s.dragon_tokens = int(d.get("dragon_tokens", 0))
             s.banners, s.objectives = [int(x) for x in d["banners"]], [int(x) for x in d["objectives"]]
             s.command = [int(x) for x in d["command"]]
             s.turn, s.active = int(d["turn"]), int(d["active"])
@@ -2003,7 +2148,7 @@ class CCState(State):
             raise
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise FormatError(f"C&C Samurai state is malformed: {type(exc).__name__}: {exc}") from None
-        if s.pool + sum(s.honor) > POOL_TOTAL:
+        if s.pool + sum(s.honor) + s.dragon_tokens > POOL_TOTAL:
             raise FormatError("state: more than 30 Honor & Fortune tokens")
         return s
 
@@ -2036,5 +2181,5 @@ def _mirror(slug: str) -> str:
 
 def _new_turn_info() -> JSON:
     return {"card": None, "effective": None, "spec": {"mode": "select", "count": 0, "filter": {}}, "orders": [],
-            "moved": {}, "no_battle": [], "battled": [],
+            "moved": {}, "no_battle": [], "battled": [], "effects": [], "dragons_in_play": [], "no_order": [],
             "dragon_played": [False, False]}

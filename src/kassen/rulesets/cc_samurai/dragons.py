@@ -1,0 +1,312 @@
+"""Dragon cards: when each may be played, on what, and what it does.
+
+The card texts are ``data/dragon_cards.toml`` (the product's reconstruction,
+``shared/rules/dragon-cards.md``). This module gives each implemented card its
+*window* (the moment it may be played), its *target* and its effect. A player is
+asked at a window whenever he holds a Dragon card and has not yet played one this
+turn — whatever he holds — so the question itself reveals nothing (R32). Playing:
+``dragon <slug>`` or ``dragon <slug> <hex>``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kassen.engine.dice import Face
+from kassen.engine.hexgrid import Hex
+
+if TYPE_CHECKING:
+    from kassen.rulesets.cc_samurai.state import CCState
+
+JSON = dict[str, Any]
+
+#: window names used by the engine -> the cards' "Window" column
+WINDOWS = {
+    "with-command": "with Command",
+    "after-enemy-command": "after enemy Command",
+    "movement": "your movement",
+    "declare": "enemy declares close combat",
+    "before-roll": "before you roll",
+    "after-roll": "after you roll",
+    "after-enemy-roll": "after enemy rolls",
+    "before-back": "before battle back",
+}
+
+#: slug -> (window, target kind). Target kinds: none | own-unit | enemy-unit | enemy-leader |
+#: own-damaged-unit | defender | attacker-single-block | attacker-with-leader | defender-with-leader | mover
+CARDS: dict[str, tuple[str, str]] = {
+    "ashigaru-attack": ("with-command", "none"),
+    "fire-arrows": ("with-command", "none"),
+    "fire-in-the-rain": ("with-command", "none"),
+    "panic": ("with-command", "none"),
+    "move-as-the-wind": ("with-command", "none"),
+    "white-dragon": ("with-command", "none"),
+    "tea-ceremony": ("with-command", "none"),
+    "rice-famine": ("with-command", "none"),
+    "ninja-assassin": ("with-command", "enemy-leader"),
+    "physician": ("with-command", "own-damaged-unit"),
+    "blue-dragon": ("with-command", "none"),
+    "red-dragon": ("with-command", "none"),
+    "followers-of-bishamon": ("after-enemy-command", "none"),
+    "white-fox-spirit": ("after-enemy-command", "none"),
+    "forced-march": ("movement", "mover"),
+    "bravery": ("declare", "none"),
+    "practice-of-aikido": ("declare", "none"),
+    "cowardice": ("before-roll", "enemy-unit"),
+    "desperate-charge": ("before-roll", "attacker-single-block"),
+    "strike-fear": ("before-roll", "none"),
+    "head-collector": ("before-roll", "attacker-with-leader"),
+    "spirit-of-hachiman": ("after-roll", "none"),
+    "brave-leader": ("after-enemy-roll", "defender-with-leader"),
+    "shot-proof-armor": ("after-enemy-roll", "none"),
+    "revenge": ("before-back", "none"),
+}
+
+BOWS = ("SB", "AB", "SBC")
+
+
+def implemented(slug: str) -> bool:
+    return slug in CARDS
+
+
+def can_be_asked(s: CCState, seat: int) -> bool:
+    """A window question goes to ``seat`` when he holds a Dragon card and has not played one."""
+    return bool(s.dragons[seat]) and not s.ti["dragon_played"][seat]
+
+
+def actions(s: CCState, seat: int, window: str, cx: JSON | None = None) -> list[str]:
+    """The ``dragon ...`` actions ``seat`` may take at ``window`` (without ``pass``)."""
+    if not can_be_asked(s, seat):
+        return []
+    out: set[str] = set()
+    for did in s.dragons[seat]:
+        slug = s.t.dragon_ids[did]
+        spec = CARDS.get(slug)
+        if spec is None or spec[0] != window or s.t.dragon[slug].cost > s.honor[seat]:
+            continue
+        for target in _targets(s, seat, slug, spec[1], cx):
+            out.add(f"dragon {slug}" + (f" {target}" if target else ""))
+    return sorted(out)
+
+
+def _targets(s: CCState, seat: int, slug: str, kind: str, cx: JSON | None) -> list[str]:
+    if not _condition(s, seat, slug, cx):
+        return []
+    if kind == "none":
+        return [""]
+    if kind == "enemy-leader":
+        return [s.name(h) for h, ld in s.leaders.items() if ld.side != seat]
+    if kind == "own-damaged-unit":
+        return [s.name(h) for h, u in s.units.items()
+                if u.side == seat and u.blocks < s.start_blocks[u.uid] and not s.ut(u).bodyguard]
+    if kind == "enemy-unit":
+        return [s.name(h) for h, u in s.units.items() if u.side != seat]
+    if kind == "mover":
+        return [s.name(h) for key in s.ti["orders"] if key[0] == "u" and key not in s.ti["moved"]
+                and (h := s.key_hex(key)) is not None and s.move_limits(s.units[h])[0] > 0]
+    assert cx is not None
+    ah = s.b.parse(cx["att"])
+    dh = s.b.parse(cx["tgt"])
+    if kind == "attacker-single-block":
+        return [""] if ah in s.units and s.units[ah].blocks == 1 else []
+    if kind == "attacker-with-leader":
+        return [""] if ah in s.leaders and f"u:{s.units[ah].uid}" in s.ti["orders"] else []
+    if kind == "defender-with-leader":
+        return [""] if dh in s.units and dh in s.leaders else []
+    return []
+
+
+def _condition(s: CCState, seat: int, slug: str, cx: JSON | None) -> bool:
+    """Card-specific conditions beyond the window and the cost."""
+    if cx is not None:
+        kind = cx["kind"]
+        if slug in ("spirit-of-hachiman", "strike-fear", "desperate-charge", "head-collector", "bravery",
+                    "practice-of-aikido", "brave-leader", "revenge") and kind != "close":
+            return False
+        if slug == "shot-proof-armor" and kind != "ranged":
+            return False
+        if slug == "brave-leader" or slug == "shot-proof-armor":
+            return cx.get("tgt_uid") is not None
+    if slug == "blue-dragon":
+        return bool(_blue_dragon_targets(s, 1 - seat))
+    if slug == "white-fox-spirit":
+        return s.ti["spec"].get("mode") is not None
+    return True
+
+
+def _blue_dragon_targets(s: CCState, enemy: int) -> list[Hex]:
+    wet = {h for h, t in s.terrain.items() if t in ("river", "ford")}
+    return sorted(h for h, u in s.units.items()
+                  if u.side == enemy and (h in wet or any(n in wet for n in s.b.neighbours(h))))
+
+
+def play(s: CCState, seat: int, action: str, cx: JSON | None = None) -> None:
+    """Pay for and resolve ``dragon <slug> [hex]``."""
+    parts = action.split()
+    slug = parts[1]
+    target = s.b.parse(parts[2]) if len(parts) > 2 else None
+    card = s.t.dragon[slug]
+    did = next(d for d in s.dragons[seat] if s.t.dragon_ids[d] == slug)
+    s.dragons[seat].remove(did)
+    s.honor[seat] -= card.cost
+    s.dragon_tokens += card.cost
+    s.ti["dragons_in_play"].append(did)
+    s.ti["dragon_played"][seat] = True
+    on = f" on {s.name(target)}" if target is not None else ""
+    s.say("dragon", f"{s.side_name(seat)} plays the Dragon card {card.name} ({card.cost} Honor & Fortune){on}: "
+          f"{card.effect}", side=seat, card=did, slug=slug, target=s.name(target) if target else None)
+    _resolve(s, seat, slug, target, cx)
+
+
+def _effect(s: CCState, seat: int, slug: str, **data: Any) -> None:
+    s.ti["effects"].append({"slug": slug, "side": seat, **data})
+
+
+def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | None) -> None:
+    enemy = 1 - seat
+    if slug in ("ashigaru-attack", "fire-arrows", "fire-in-the-rain", "panic", "move-as-the-wind",
+                "followers-of-bishamon"):
+        _effect(s, seat, slug)
+    elif slug == "white-dragon":
+        s.command[seat] += 1
+        cid = s.draw_command(seat)
+        if cid is not None:
+            s.hands[seat].append(cid)
+            s.say_private(seat, "draw", f"{s.side_name(seat)} draws {s.card_name(cid)}",
+                          f"{s.side_name(seat)} draws a Command card", side=seat, card=cid)
+        s.say("command", f"{s.side_name(seat)}'s command rises to {s.command[seat]}")
+    elif slug == "tea-ceremony":
+        faces = s.roll(len(s.hands[seat]))
+        s.say("roll", f"Tea Ceremony: {len(faces)} dice: {', '.join(f.label for f in faces)}",
+              faces=[f.value for f in faces], dice=len(faces))
+        s.gain_honor(seat, sum(1 for f in faces if f.is_unit_symbol), "Tea Ceremony")
+    elif slug == "rice-famine":
+        faces = s.roll(len(s.hands[enemy]))
+        s.say("roll", f"Rice Famine: {len(faces)} dice: {', '.join(f.label for f in faces)}",
+              faces=[f.value for f in faces], dice=len(faces))
+        short = s.lose_honor(enemy, sum(1 for f in faces if f.is_unit_symbol), "Rice Famine")
+        if short:
+            push_dragon_loh(s, enemy, 4 + short, "Lack of Honor from a Dragon card")
+    elif slug == "ninja-assassin":
+        assert target is not None
+        faces = s.roll(1)
+        s.say("roll", f"Ninja Assassin: {faces[0].label}", faces=[faces[0].value], dice=1)
+        if faces[0] == Face.SWORDS:
+            s.remove_leader(target, "killed", seat)
+    elif slug == "physician":
+        assert target is not None
+        u = s.units[target]
+        s.units[target] = u._replace(blocks=u.blocks + 1)
+        s.ti["no_order"].append(u.uid)
+        s.say("blocks", f"{s.unit_label(u)} at {s.name(target)} gets back a block ({u.blocks + 1}) and may not be "
+              "ordered this turn", hex=s.name(target))
+    elif slug == "blue-dragon":
+        for h in _blue_dragon_targets(s, enemy):
+            u = s.units.get(h)
+            if u is None:
+                continue
+            face = s.roll(1)[0]
+            s.say("roll", f"Blue Dragon against the {s.unit_label(u)} at {s.name(h)}: {face.label}",
+                  faces=[face.value], dice=1)
+            if face.value == s.ut(u).symbol:
+                s.hit_unit(h, 1, seat, "Blue Dragon")
+                if s._result is not None:
+                    return
+    elif slug == "red-dragon":
+        faces = s.roll(4)
+        s.say("roll", f"Red Dragon: 4 dice: {', '.join(f.label for f in faces)}", faces=[f.value for f in faces], dice=4)
+        symbols = [f.value for f in faces if f.is_unit_symbol]
+        if symbols:
+            s.stack.append({"t": "dloh", "seat": enemy, "faces": symbols, "by": seat, "why": "Red Dragon"})
+    elif slug == "white-fox-spirit":
+        s.ti["spec"] = {**s.ti["spec"], "max": 1}
+        s.say("white_fox", f"{s.side_name(enemy)} may order only 1 unit or Leader this turn")
+    elif slug == "forced-march":
+        assert target is not None
+        _effect(s, seat, slug, uid=s.units[target].uid)
+    elif slug == "bravery" or slug == "brave-leader":
+        assert cx is not None
+        cx["ignore_all"] = True
+    elif slug == "practice-of-aikido":
+        assert cx is not None
+        cx["max_dice"] = 2
+    elif slug == "cowardice":
+        assert target is not None
+        _effect(s, seat, slug, uid=s.units[target].uid)
+    elif slug == "desperate-charge":
+        assert cx is not None
+        cx["extra_dice"] = cx.get("extra_dice", 0) + 1
+    elif slug == "strike-fear":
+        assert cx is not None
+        cx["double_flags"] = True
+    elif slug == "head-collector":
+        assert cx is not None
+        _effect(s, seat, slug, uid=s.units[s.b.parse(cx["att"])].uid)
+    elif slug == "spirit-of-hachiman":
+        assert cx is not None
+        cx["reroll"] = True
+    elif slug == "shot-proof-armor":
+        assert cx is not None
+        cx["faces"] = []
+        s.say("shot_proof", "Shot Proof Armor: every die of the attack is ignored")
+    elif slug == "revenge":
+        assert cx is not None
+        cx["revenge"] = True
+    else:  # pragma: no cover - every key of CARDS is handled above
+        raise AssertionError(slug)
+
+
+def has_effect(s: CCState, slug: str, side: int | None = None, uid: str | None = None) -> bool:
+    for e in s.ti["effects"]:
+        if e["slug"] == slug and (side is None or e["side"] == side) and (uid is None or e.get("uid") == uid):
+            return True
+    return False
+
+
+def dice_bonus(s: CCState, kind: str, uid: str, unit_type: str, side: int) -> int:
+    """Extra dice from Dragon cards in play for the active player's ordered unit ``uid``."""
+    if side != s.active or f"u:{uid}" not in s.ti["orders"]:
+        return 0
+    n = 0
+    if kind == "close" and unit_type == "ASp" and has_effect(s, "ashigaru-attack", side):
+        n += 1
+    if kind == "ranged" and unit_type in BOWS and has_effect(s, "fire-arrows", side):
+        n += 1
+    if kind == "ranged" and unit_type == "AA" and has_effect(s, "fire-in-the-rain", side):
+        n += 1
+    return n
+
+
+def flag_rule(s: CCState, cx: JSON, side: int, uid: str) -> str | None:
+    """How Dragon cards bend Bolster Morale for the defender ``uid``: 'all', 'none' or None.
+
+    Cowardice forbids every ignore, even through a Dragon card; otherwise of the cards that
+    contradict (Panic against Bravery, Brave Leader, Followers of Bishamon) the one played
+    second wins.
+    """
+    if has_effect(s, "cowardice", 1 - side, uid):
+        return "none"
+    rule: str | None = None
+    for e in s.ti["effects"]:
+        if e["slug"] == "panic" and e["side"] != side:
+            rule = "none"
+        elif e["slug"] == "followers-of-bishamon" and e["side"] == side:
+            rule = "all"
+    if cx.get("ignore_all"):
+        rule = "all"
+    return rule
+
+
+def push_dragon_loh(s: CCState, side: int, dice: int, why: str) -> None:
+    """Lack of Honor from Dragon Card Play: each unit symbol costs a block of a unit of the owner's choice."""
+    faces = s.roll(dice)
+    s.say("lack_of_honor", f"{why}: {s.side_name(side)} rolls {dice} dice: {', '.join(f.label for f in faces)}",
+          side=side, faces=[f.value for f in faces])
+    symbols = [f.value for f in faces if f.is_unit_symbol]
+    if symbols:
+        s.stack.append({"t": "dloh", "seat": side, "faces": symbols, "by": 1 - side, "why": why})
+
+
+def dloh_candidates(s: CCState, task: JSON) -> list[Hex]:
+    symbol = task["faces"][0]
+    return sorted(h for h, u in s.units.items() if u.side == task["seat"] and s.ut(u).symbol == symbol)
