@@ -109,7 +109,7 @@ def test_save_then_load_reproduces_the_state(tmp_path: Path) -> None:
     state = GAME.new_state(rec.scenario, seed)
     mine = 0
     for action in rec.actions:
-        if state.to_move() == 0:
+        if state.to_move() == 0 and state.legal_actions() != ["pass"]:  # a lone "pass" is answered by the TUI
             assert action == state.legal_actions()[0]
             mine += 1
         state = state.apply(action)

@@ -41,7 +41,7 @@ TACTIC = ("order-circle", "order-triangle", "order-square", "cavalry-charge", "c
 
 # the ordinary "nothing more" answers, in the order a turn asks for them
 PASS = ("done", "end-move", "end-battle", "no-inspire", "stay", "no-bonus", "no-battle-back",
-        "keep-dragons", "take-honor")
+        "keep-dragons", "take-honor", "pass")
 
 
 # --------------------------------------------------------------------- helpers

@@ -30,6 +30,7 @@ WINDOWS = {
     "after-roll": "after you roll",
     "after-enemy-roll": "after enemy rolls",
     "before-back": "before battle back",
+    "end": "end of your turn",
 }
 
 #: slug -> (window, target kind). Target kinds: none | own-unit | enemy-unit | enemy-leader |
@@ -60,6 +61,7 @@ CARDS: dict[str, tuple[str, str]] = {
     "brave-leader": ("after-enemy-roll", "defender-with-leader"),
     "shot-proof-armor": ("after-enemy-roll", "none"),
     "revenge": ("before-back", "none"),
+    "wise-advisor": ("end", "none"),
 }
 
 BOWS = ("SB", "AB", "SBC")
@@ -131,6 +133,8 @@ def _condition(s: CCState, seat: int, slug: str, cx: JSON | None) -> bool:
         return bool(_blue_dragon_targets(s, 1 - seat))
     if slug == "white-fox-spirit":
         return s.ti["spec"].get("mode") is not None
+    if slug == "wise-advisor":
+        return bool(s.cmd_discard)
     return True
 
 
@@ -252,6 +256,8 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
     elif slug == "revenge":
         assert cx is not None
         cx["revenge"] = True
+    elif slug == "wise-advisor":
+        pass  # the card is chosen next ("take <slug>")
     else:  # pragma: no cover - every key of CARDS is handled above
         raise AssertionError(slug)
 

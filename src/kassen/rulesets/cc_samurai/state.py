@@ -1021,13 +1021,13 @@ class CCState(State):
         if acts:
             self._legal = [*acts, "end-battle"]
             return False
-        self.stack[-1] = {"t": "end", "seat": task["seat"], "step": "draw"}
+        self.stack[-1] = {"t": "end", "seat": task["seat"], "step": "wise"}
         return True
 
     def _act_battle(self, task: JSON, action: str) -> None:
         side = task["seat"]
         if action == "end-battle":
-            self.stack[-1] = {"t": "end", "seat": side, "step": "draw"}
+            self.stack[-1] = {"t": "end", "seat": side, "step": "wise"}
             return
         verb, a, d = action.split()
         atts = [self.b.parse(x) for x in a.split("+")]
@@ -1784,13 +1784,19 @@ class CCState(State):
     def _auto_end(self, task: JSON) -> bool:
         side = task["seat"]
         step = task["step"]
+        if step == "wise":
+            # Phase 5 begins: the Command card played is discarded
+            cid = self.ti["card"]
+            if cid is not None:
+                self.cmd_discard.append(cid)
+                self.ti["card"] = None
+            if dragons.can_be_asked(self, side):
+                return False  # Wise Advisor may be played instead of drawing
+            task["step"] = "draw"
+            return True
+        if step == "wise-pick":
+            return False
         if step == "draw":
-            if self.dragon_tokens:
-                self.pool += self.dragon_tokens
-                self.say("honor", f"{self.dragon_tokens} Honor & Fortune on the Dragon cards go back to the pool")
-                self.dragon_tokens = 0
-            self.dr_discard.extend(self.ti["dragons_in_play"])
-            self.ti["dragons_in_play"] = []
             eff_slug = self.ti.get("effective") or ""
             if self.order_one_banner == side and eff_slug.startswith("order-one-"):
                 if self.banners[side] + 1 < self.victory:
@@ -1806,10 +1812,6 @@ class CCState(State):
                     self.say_private(fs["side"], "draw", f"{self.side_name(fs['side'])} draws {self.card_name(got)}",
                                      f"{self.side_name(fs['side'])} draws a Command card", side=fs["side"], card=got)
             self.ti["first_strikes"] = []
-            cid = self.ti["card"]
-            if cid is not None:
-                self.cmd_discard.append(cid)
-                self.ti["card"] = None
             eff = self.ti.get("effective")
             card = self.t.command[eff] if eff else None
             if eff == "shogun":
@@ -1819,6 +1821,8 @@ class CCState(State):
                 self.dr_discard = []
                 self.say("reshuffle", "Shogun: both the Command and the Dragon decks are reshuffled with their discards")
             n = 2 if card is not None and card.draw_two else 1
+            if self.ti.get("wise_taken"):
+                n = 0  # Wise Advisor: a card from the discard pile instead of the draw
             drawn = [c for c in (self.draw_command(side) for _ in range(n)) if c is not None]
             if len(drawn) == 2 and self.t.command_ids[drawn[0]] != self.t.command_ids[drawn[1]]:
                 task["drawn"] = drawn
@@ -1847,6 +1851,10 @@ class CCState(State):
     def _legal_end(self, task: JSON) -> list[str]:
         side = task["seat"]
         step = task["step"]
+        if step == "wise":
+            return [*dragons.actions(self, side, "end"), "pass"]
+        if step == "wise-pick":
+            return sorted({f"take {self.t.command_ids[c]}" for c in self.cmd_discard})
         if step == "keep":
             return sorted({f"keep {self.t.command_ids[c]}" for c in task["drawn"]})
         if step == "discard":
@@ -1862,6 +1870,22 @@ class CCState(State):
     def _act_end(self, task: JSON, action: str) -> None:
         side = task["seat"]
         step = task["step"]
+        if step == "wise":
+            task["step"] = "draw"
+            if action != "pass":
+                dragons.play(self, side, action)
+                task["step"] = "wise-pick"
+            return
+        if step == "wise-pick":
+            slug = action.split()[1]
+            cid = next(c for c in reversed(self.cmd_discard) if self.t.command_ids[c] == slug)
+            self.cmd_discard.remove(cid)
+            self.hands[side].append(cid)
+            self.ti["wise_taken"] = True
+            self.say("wise_advisor", f"{self.side_name(side)} takes {self.card_name(cid)} from the discard pile", side=side,
+                     card=cid)
+            task["step"] = "draw"
+            return
         if step == "keep":
             slug = action.split()[1]
             keep = next(c for c in task["drawn"] if self.t.command_ids[c] == slug)
@@ -1888,6 +1912,12 @@ class CCState(State):
                 self.draw_dragon(side)
             else:
                 self.gain_honor(side, 2, "end of turn")
+            if self.dragon_tokens:
+                self.pool += self.dragon_tokens
+                self.say("honor", f"{self.dragon_tokens} Honor & Fortune on the Dragon cards go back to the pool")
+                self.dragon_tokens = 0
+            self.dr_discard.extend(self.ti["dragons_in_play"])
+            self.ti["dragons_in_play"] = []
             self.stack.pop()
             self._start_turn()
 
