@@ -51,14 +51,15 @@ def invariants(state: CCState, prev: CCState | None) -> None:
         )
     if state.pool < 0 or min(state.honor) < 0:
         raise ContractViolation("negative Honor & Fortune")
-    # blocks never grow
+    # blocks never grow (but for the Physician Dragon card)
     for u in state.units.values():
         if not 1 <= u.blocks <= state.start_blocks[u.uid]:
             raise ContractViolation(f"unit {u.uid} has {u.blocks} blocks")
     if prev is not None:
         before = {u.uid: u.blocks for u in prev.units.values()}
         for u in state.units.values():
-            if u.uid in before and u.blocks > before[u.uid]:
+            healed = dragons.has_effect(state, "physician", uid=u.uid) and u.blocks == before.get(u.uid, 0) + 1
+            if u.uid in before and u.blocks > before[u.uid] and not healed:
                 raise ContractViolation(f"unit {u.uid} grew from {before[u.uid]} to {u.blocks} blocks")
     # every piece is on the board or removed, once
     on_board = [u.uid for u in state.units.values()] + [ld.lid for ld in state.leaders.values()]
@@ -83,6 +84,7 @@ def invariants(state: CCState, prev: CCState | None) -> None:
     cmd = state.hands[0] + state.hands[1] + state.cmd_deck + state.cmd_discard
     if state.ti.get("card"):
         cmd.append(state.ti["card"])
+    cmd.extend(fs["card"] for fs in state.ti.get("first_strikes", []))
     for t in state.stack:
         cmd.extend(t.get("drawn", []))
     if len(cmd) != len(set(cmd)) or len(cmd) != DECK_SIZE:

@@ -202,6 +202,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         u = s.units[target]
         s.units[target] = u._replace(blocks=u.blocks + 1)
         s.ti["no_order"].append(u.uid)
+        _effect(s, seat, slug, uid=u.uid)
         s.say("blocks", f"{s.unit_label(u)} at {s.name(target)} gets back a block ({u.blocks + 1}) and may not be "
               "ordered this turn", hex=s.name(target))
     elif slug == "blue-dragon":
