@@ -31,6 +31,8 @@ WINDOWS = {
     "after-enemy-roll": "after enemy rolls",
     "before-back": "before battle back",
     "end": "end of your turn",
+    "insult": "when the enemy moves an ordered Leader",
+    "enemy-success": "after an enemy's successful close combat",
 }
 
 #: slug -> (window, target kind). Target kinds: none | own-unit | enemy-unit | enemy-leader |
@@ -62,7 +64,21 @@ CARDS: dict[str, tuple[str, str]] = {
     "shot-proof-armor": ("after-enemy-roll", "none"),
     "revenge": ("before-back", "none"),
     "wise-advisor": ("end", "none"),
+    "ambush": ("declare", "none"),
+    "hollow-victory": ("enemy-success", "none"),
+    "legendary-combat": ("after-roll", "none"),
+    "spirit-of-the-wind": ("movement", "mover"),
+    "brave-messenger": ("with-command", "none"),
+    "tactical-decision": ("with-command", "tactical"),
+    "insult": ("insult", "none"),
+    "ninja-thief": ("with-command", "none"),
+    "personal-challenge": ("challenge", "none"),
+    "turncoat": ("with-command", "leaderless-enemy-unit"),
+    "wild-winds": ("after-enemy-command", "none"),
 }
+
+#: cards asked in more than one window
+EXTRA_WINDOWS = {"personal-challenge": ("declare", "before-roll")}
 
 BOWS = ("SB", "AB", "SBC")
 
@@ -72,8 +88,12 @@ def implemented(slug: str) -> bool:
 
 
 def can_be_asked(s: CCState, seat: int) -> bool:
-    """A window question goes to ``seat`` when he holds a Dragon card and has not played one."""
-    return bool(s.dragons[seat]) and not s.ti["dragon_played"][seat]
+    """A window question goes to ``seat`` when he holds a Dragon card and has not played one
+    (or still holds the card Ninja Thief let him take, which he may play beyond the limit)."""
+    if not s.dragons[seat]:
+        return False
+    thief = s.ti.get("thief")
+    return not s.ti["dragon_played"][seat] or bool(thief and thief[0] == seat and thief[1] in s.dragons[seat])
 
 
 def actions(s: CCState, seat: int, window: str, cx: JSON | None = None) -> list[str]:
@@ -81,10 +101,15 @@ def actions(s: CCState, seat: int, window: str, cx: JSON | None = None) -> list[
     if not can_be_asked(s, seat):
         return []
     out: set[str] = set()
+    thief = s.ti.get("thief")
     for did in s.dragons[seat]:
+        if s.ti["dragon_played"][seat] and not (thief and thief == [seat, did]):
+            continue  # after his one card, only a card taken by Ninja Thief may still be played
         slug = s.t.dragon_ids[did]
         spec = CARDS.get(slug)
-        if spec is None or spec[0] != window or s.t.dragon[slug].cost > s.honor[seat]:
+        if spec is None or s.t.dragon[slug].cost > s.honor[seat]:
+            continue
+        if spec[0] != window and window not in EXTRA_WINDOWS.get(slug, ()):
             continue
         for target in _targets(s, seat, slug, spec[1], cx):
             out.add(f"dragon {slug}" + (f" {target}" if target else ""))
@@ -103,6 +128,13 @@ def _targets(s: CCState, seat: int, slug: str, kind: str, cx: JSON | None) -> li
                 if u.side == seat and u.blocks < s.start_blocks[u.uid] and not s.ut(u).bodyguard]
     if kind == "enemy-unit":
         return [s.name(h) for h, u in s.units.items() if u.side != seat]
+    if kind == "leaderless-enemy-unit":
+        return [s.name(h) for h, u in s.units.items() if u.side != seat and h not in s.leaders and not s.ut(u).bodyguard]
+    if kind == "tactical":
+        spec = s.ti["spec"]
+        if spec.get("mode") != "slots" or not all("section" in sl for sl in spec["slots"]):
+            return []
+        return ["extra", "left", "center", "right"]
     if kind == "mover":
         return [s.name(h) for key in s.ti["orders"] if key[0] == "u" and key not in s.ti["moved"]
                 and (h := s.key_hex(key)) is not None and s.move_limits(s.units[h])[0] > 0]
@@ -120,7 +152,7 @@ def _targets(s: CCState, seat: int, slug: str, kind: str, cx: JSON | None) -> li
 
 def _condition(s: CCState, seat: int, slug: str, cx: JSON | None) -> bool:
     """Card-specific conditions beyond the window and the cost."""
-    if cx is not None:
+    if cx is not None and "kind" in cx:
         kind = cx["kind"]
         if slug in ("spirit-of-hachiman", "strike-fear", "desperate-charge", "head-collector", "bravery",
                     "practice-of-aikido", "brave-leader", "revenge") and kind != "close":
@@ -129,6 +161,24 @@ def _condition(s: CCState, seat: int, slug: str, cx: JSON | None) -> bool:
             return False
         if slug == "brave-leader" or slug == "shot-proof-armor":
             return cx.get("tgt_uid") is not None
+        if slug == "ambush":
+            return len(cx["atts"]) == 1 and s._can_battle_back(s.b.parse(cx["tgt"]), s.b.parse(cx["att"]))
+        if slug == "legendary-combat":
+            return cx["role"] in ("attack", "bonus")
+        if slug == "personal-challenge":
+            ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
+            return ah in s.units and dh in s.units and ah in s.leaders and dh in s.leaders
+    if slug == "personal-challenge" and (cx is None or "kind" not in cx):
+        return False
+    if slug == "insult":
+        return cx is not None and s.find_leader(cx["lid"]) == s.b.parse(cx["to"])
+    if slug == "brave-messenger":
+        spec = s.ti["spec"]
+        return spec.get("mode") == "slots" and bool(spec["slots"]) and all("section" in sl for sl in spec["slots"])
+    if slug == "ninja-thief":
+        return bool(s.dragons[1 - seat])
+    if slug == "wild-winds":
+        return s.ti.get("card") is not None
     if slug == "blue-dragon":
         return bool(_blue_dragon_targets(s, 1 - seat))
     if slug == "white-fox-spirit":
@@ -148,17 +198,24 @@ def play(s: CCState, seat: int, action: str, cx: JSON | None = None) -> None:
     """Pay for and resolve ``dragon <slug> [hex]``."""
     parts = action.split()
     slug = parts[1]
-    target = s.b.parse(parts[2]) if len(parts) > 2 else None
+    option = parts[2] if len(parts) > 2 and slug == "tactical-decision" else None
+    target = s.b.parse(parts[2]) if len(parts) > 2 and option is None else None
     card = s.t.dragon[slug]
     did = next(d for d in s.dragons[seat] if s.t.dragon_ids[d] == slug)
     s.dragons[seat].remove(did)
     s.honor[seat] -= card.cost
     s.dragon_tokens += card.cost
     s.ti["dragons_in_play"].append(did)
+    thief = s.ti.get("thief")
+    if thief and thief == [seat, did]:
+        s.ti["thief"] = None  # the stolen card, beyond the one-card limit
     s.ti["dragon_played"][seat] = True
-    on = f" on {s.name(target)}" if target is not None else ""
+    on = f" on {s.name(target)}" if target is not None else (f": {option}" if option else "")
     s.say("dragon", f"{s.side_name(seat)} plays the Dragon card {card.name} ({card.cost} Honor & Fortune){on}: "
           f"{card.effect}", side=seat, card=did, slug=slug, target=s.name(target) if target else None)
+    if option is not None:
+        _tactical_decision(s, option)
+        return
     _resolve(s, seat, slug, target, cx)
 
 
@@ -259,6 +316,43 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         cx["revenge"] = True
     elif slug == "wise-advisor":
         pass  # the card is chosen next ("take <slug>")
+    elif slug == "ambush":
+        assert cx is not None
+        s.strike_first(cx, 1)
+    elif slug == "hollow-victory":
+        short = s.lose_honor(enemy, 2, "Hollow Victory")
+        if short:
+            push_dragon_loh(s, enemy, 4 + short, "Lack of Honor from a Dragon card")
+    elif slug == "legendary-combat":
+        assert cx is not None
+        _effect(s, seat, slug, uid=cx["att_uid"])
+    elif slug == "spirit-of-the-wind":
+        assert target is not None
+        _effect(s, seat, slug, uid=s.units[target].uid)
+    elif slug == "brave-messenger":
+        spec = s.ti["spec"]
+        sections = sorted({sl["section"] for sl in spec["slots"]})
+        s.ti["spec"] = {**spec, "slots": [*spec["slots"], *({"section": sec} for sec in sections)]}
+        s.say("brave_messenger", f"One more order in the {', '.join(sections)} section(s)")
+    elif slug == "insult":
+        assert cx is not None
+        _insult(s, cx)
+    elif slug == "ninja-thief":
+        did = s.dragons[enemy].pop(s.rng.randbelow(len(s.dragons[enemy])))
+        s.dragons[seat].append(did)
+        s.ti["thief"] = [seat, did]
+        s.say_private(seat, "ninja_thief", f"{s.side_name(seat)} steals the Dragon card {s.dragon_name(did)}",
+                      f"{s.side_name(seat)} steals a Dragon card from {s.side_name(enemy)}", side=seat, card=did)
+        s.say_private(enemy, "ninja_thief", f"{s.side_name(enemy)} loses the Dragon card {s.dragon_name(did)}",
+                      f"{s.side_name(seat)} steals a Dragon card from {s.side_name(enemy)}", side=enemy, card=did)
+    elif slug == "personal-challenge":
+        assert cx is not None
+        _personal_challenge(s, seat, cx)
+    elif slug == "turncoat":
+        assert target is not None
+        _turncoat(s, seat, target)
+    elif slug == "wild-winds":
+        _wild_winds(s, enemy)
     else:  # pragma: no cover - every key of CARDS is handled above
         raise AssertionError(slug)
 
@@ -317,3 +411,112 @@ def push_dragon_loh(s: CCState, side: int, dice: int, why: str) -> None:
 def dloh_candidates(s: CCState, task: JSON) -> list[Hex]:
     symbol = task["faces"][0]
     return sorted(h for h, u in s.units.items() if u.side == task["seat"] and s.ut(u).symbol == symbol)
+
+
+def _tactical_decision(s: CCState, option: str) -> None:
+    """Tactical Decision: one extra unit of your choice anywhere, or the Section card's orders moved."""
+    spec = s.ti["spec"]
+    if option == "extra":
+        s.ti["spec"] = {**spec, "slots": [*spec["slots"], {"any": True}]}
+        s.say("tactical_decision", "One extra order, to a unit or Leader anywhere")
+    else:
+        s.ti["spec"] = {**spec, "slots": [{"section": option} for _ in spec["slots"]]}
+        s.say("tactical_decision", f"The card's {len(spec['slots'])} order(s) go to the {option} section")
+
+
+def _insult(s: CCState, task: JSON) -> None:
+    """Insult: the Leader goes back to the hex he came from, with the unit he moved with."""
+    frm, to = s.b.parse(task["frm"]), s.b.parse(task["to"])
+    ld = s.leaders.pop(to)
+    s.leaders[frm] = ld
+    if task.get("uid") and to in s.units and s.units[to].uid == task["uid"]:
+        u = s.units.pop(to)
+        s.units[frm] = u
+        s.ti["no_battle"].append(u.uid)
+    s.say("insult", f"Insulted, the {s.side_name(ld.side)} Leader goes back from {s.name(to)} to {s.name(frm)}"
+          + (" with his unit, which may not battle this turn" if task.get("uid") else ""))
+
+
+LEADER_RANK = {"foot": 1, "mounted": 2, "commander": 3}
+
+
+def _personal_challenge(s: CCState, seat: int, cx: JSON) -> None:
+    ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
+    leaders = {s.leaders[ah].side: ah, s.leaders[dh].side: dh}
+    dice = {}
+    for side in (0, 1):
+        n = len(s.hands[side]) + (1 if side == s.active and s.ti.get("card") else 0)
+        n += 2 if side == seat else 0
+        n += 1 if s.honor[side] > s.honor[1 - side] else 0
+        rank = LEADER_RANK[s.leaders[leaders[side]].kind]
+        other = LEADER_RANK[s.leaders[leaders[1 - side]].kind]
+        n += 1 if rank > other else 0
+        dice[side] = n
+    swords = {}
+    for side in (0, 1):
+        faces = s.roll(dice[side])
+        s.say("roll", f"Personal Challenge: {s.side_name(side)} rolls {dice[side]} dice: "
+              f"{', '.join(f.label for f in faces)}", faces=[f.value for f in faces], dice=dice[side])
+        swords[side] = faces.count(Face.SWORDS)
+        honor = faces.count(Face.HONOR)
+        if honor:
+            s.gain_honor(side, honor, "Personal Challenge")
+    if swords[0] == swords[1]:
+        s.say("challenge", "The challenge ends in a tie: both Leaders live")
+        return
+    loser = 0 if swords[0] < swords[1] else 1
+    h = leaders[loser]
+    s.remove_leader(h, "challenge", None)
+    s.say("challenge", f"The {s.side_name(loser)} Leader at {s.name(h)} falls in the challenge (no Victory Banner)")
+    if s.hands[loser]:
+        cid = s.hands[loser].pop(s.rng.randbelow(len(s.hands[loser])))
+        s.cmd_discard.append(cid)
+        s.say("discard", f"{s.side_name(loser)} discards {s.card_name(cid)} at random", side=loser, card=cid, random=True)
+
+
+def _turncoat(s: CCState, seat: int, target: Hex) -> None:
+    """Turncoat: both sides roll; the side with more Honor & Fortune symbols decides."""
+    enemy = 1 - seat
+    dice = {}
+    for side in (0, 1):
+        n = 3
+        n += 1 if s.banners[side] > s.banners[1 - side] else 0
+        n += 2 if s.honor[side] > s.honor[1 - side] else 0
+        dice[side] = n
+    honors = {}
+    for side in (0, 1):
+        faces = s.roll(dice[side])
+        s.say("roll", f"Turncoat: {s.side_name(side)} rolls {dice[side]} dice: {', '.join(f.label for f in faces)}",
+              faces=[f.value for f in faces], dice=dice[side])
+        honors[side] = faces.count(Face.HONOR)
+    if honors[0] == honors[1]:
+        s.say("turncoat", "A tie: the unit stays loyal")
+        return
+    decider = 0 if honors[0] > honors[1] else 1
+    s.stack.append({"t": "turncoat", "seat": decider, "hex": s.name(target), "uid": s.units[target].uid,
+                    "player": seat, "owner": enemy})
+
+
+def turncoat_decided(s: CCState, task: JSON, defect: bool) -> None:
+    h = s.b.parse(task["hex"])
+    u = s.units.get(h)
+    if u is None or u.uid != task["uid"]:
+        return
+    if not defect:
+        s.say("turncoat", f"The {s.unit_label(u)} at {s.name(h)} stays loyal")
+        return
+    s.units[h] = u._replace(side=task["player"])
+    s.ti["no_order"].append(u.uid)
+    s.say("turncoat", f"The unit at {s.name(h)} changes sides and now fights for {s.side_name(task['player'])}",
+          hex=s.name(h))
+
+
+def _wild_winds(s: CCState, victim: int) -> None:
+    """Wild Winds: the played card goes back to the hand; a random card of the hand is played instead."""
+    cid = s.ti["card"]
+    s.hands[victim].append(cid)
+    s.ti["card"] = None
+    new = s.hands[victim][s.rng.randbelow(len(s.hands[victim]))]
+    s.say("wild_winds", f"{s.side_name(victim)}'s card goes back to the hand; a card drawn from it at random "
+          "must be played instead", random=True)
+    s._set_card(victim, new)

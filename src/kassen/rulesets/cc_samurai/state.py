@@ -427,6 +427,15 @@ class CCState(State):
         slug = action.split()[1]
         side = task["seat"]
         cid = next(c for c in self.hands[side] if self.t.command_ids[c] == slug)
+        self._set_card(side, cid)
+        self.stack[-1] = {"t": "order", "seat": side}
+        # Dragon cards "after enemy Command" (defender), asked after those "with Command" (active)
+        self.stack.append({"t": "dragon", "seat": 1 - side, "w": "after-enemy-command"})
+        self.stack.append({"t": "dragon", "seat": side, "w": "with-command"})
+
+    def _set_card(self, side: int, cid: str) -> None:
+        """Phase 1: ``cid`` leaves the hand and becomes the card played this turn."""
+        slug = self.t.command_ids[cid]
         self.hands[side].remove(cid)
         self.ti["card"] = cid
         card = self.t.command[slug]
@@ -437,7 +446,7 @@ class CCState(State):
             self.say("no_orders", "First Strike played as a Command card orders nothing")
         elif slug == "counter-attack":
             copied = self.last_played[1 - side]
-            effective = _mirror(copied) if copied and copied != "first-strike" else None
+            effective = _mirror(copied) if copied and copied not in ("first-strike", "counter-attack") else None
             if effective is None:
                 self.say("counter_attack", "Counter Attack has no card to copy: the opponent has not played one yet")
             else:
@@ -445,10 +454,6 @@ class CCState(State):
         self.last_played[side] = effective or slug
         self.ti["effective"] = effective
         self.ti["spec"] = self._order_spec(side, effective) if effective else {"mode": "select", "count": 0, "filter": {}}
-        self.stack[-1] = {"t": "order", "seat": side}
-        # Dragon cards "after enemy Command" (defender), asked after those "with Command" (active)
-        self.stack.append({"t": "dragon", "seat": 1 - side, "w": "after-enemy-command"})
-        self.stack.append({"t": "dragon", "seat": side, "w": "with-command"})
 
     # ------------------------------------------------------------ Dragon windows
     def _auto_dragon(self, task: JSON) -> bool:
@@ -458,12 +463,19 @@ class CCState(State):
         return True
 
     def _legal_dragon(self, task: JSON) -> list[str]:
-        return [*dragons.actions(self, task["seat"], task["w"]), "pass"]
+        return [*dragons.actions(self, task["seat"], task["w"], task), "pass"]
 
     def _act_dragon(self, task: JSON, action: str) -> None:
         self.stack.pop()
         if action != "pass":
-            dragons.play(self, task["seat"], action)
+            dragons.play(self, task["seat"], action, task)
+
+    def _legal_turncoat(self, task: JSON) -> list[str]:
+        return ["defect", "stay"]
+
+    def _act_turncoat(self, task: JSON, action: str) -> None:
+        self.stack.pop()
+        dragons.turncoat_decided(self, task, action == "defect")
 
     def _auto_dloh(self, task: JSON) -> bool:
         while task["faces"]:
@@ -673,6 +685,8 @@ class CCState(State):
                 move, bmove = move + 1, bmove + 1
             if dragons.has_effect(self, "forced-march", u.side, u.uid):
                 move += 1
+            if dragons.has_effect(self, "spirit-of-the-wind", u.side, u.uid):
+                move, bmove = move + 1, bmove + 1
         return move, bmove
 
     def turn_effect(self, u: Unit) -> str | None:
@@ -731,6 +745,7 @@ class CCState(State):
         has_leader = h in self.leaders
         # a Leader never enters a half-hex, so neither does a unit carrying one
         carries = has_leader and f"l:{self.leaders[h].lid}" not in self.ti["orders"]
+        through = dragons.has_effect(self, "spirit-of-the-wind", u.side, u.uid)
         out: dict[str, int] = {}
         frontier = [h]
         seen = {h: 0}
@@ -744,7 +759,15 @@ class CCState(State):
                     if n in seen:
                         continue
                     ter = self.ter(n)
-                    if ter.impassable or n in self.units or (carries and self.b.is_half(n)):
+                    if ter.impassable or (carries and self.b.is_half(n)):
+                        continue
+                    if through and (n in self.units or n in self.leaders):
+                        # Spirit of the Wind: through other units, never ending there
+                        seen[n] = step
+                        if not ter.stop:
+                            nxt.append(n)
+                        continue
+                    if n in self.units:
                         continue
                     ld = self.leaders.get(n)
                     if ld is not None:
@@ -864,6 +887,7 @@ class CCState(State):
             joined = f" and joins the {self.ut(self.units[d]).name}" if d in self.units else ""
             self.say("move", f"{self.side_name(side)} {LEADER_NAME[ld.kind]} moves {self.name(h)} to {self.name(d)}{joined}",
                      frm=self.name(h), to=self.name(d))
+            self._insult_window(side, ld.lid, h, d, None)
             return
         u = self.units[h]
         key = f"u:{u.uid}"
@@ -894,6 +918,13 @@ class CCState(State):
         with_ld = f" with its {LEADER_NAME[ld.kind]}" if carry and ld is not None else ""
         self.say("move", f"{self.unit_label(u)}{with_ld} moves {self.name(h)} to {self.name(d)}{joined}",
                  frm=self.name(h), to=self.name(d), unit=u.uid)
+        if carry and ld is not None:
+            self._insult_window(side, ld.lid, h, d, u.uid)
+
+    def _insult_window(self, side: int, lid: str, frm: Hex, to: Hex, uid: str | None) -> None:
+        """Insult is played when the enemy moves an ordered Leader."""
+        self.stack.append({"t": "dragon", "seat": 1 - side, "w": "insult", "lid": lid,
+                           "frm": self.name(frm), "to": self.name(to), "uid": uid})
 
     # ------------------------------------------------------ phase 4: battle
     def can_battle(self, h: Hex) -> bool:
@@ -1104,8 +1135,9 @@ class CCState(State):
                     and any(self.t.command_ids[c] == "first-strike" for c in self.hands[task["seat"]])):
                 fs = ["first-strike"]
             return [*fs, *dragons.actions(self, task["seat"], "declare", task), "pass"]
-        if step in ("prep", "after_att", "after_def"):
-            window = {"prep": "before-roll", "after_att": "after-roll", "after_def": "after-enemy-roll"}[step]
+        if step in ("prep", "after_att", "after_def", "hollow"):
+            window = {"prep": "before-roll", "after_att": "after-roll", "after_def": "after-enemy-roll",
+                      "hollow": "enemy-success"}[step]
             return [*dragons.actions(self, task["seat"], window, task), "pass"]
         if step == "inspire":
             return ["inspire", "no-inspire"]
@@ -1189,6 +1221,14 @@ class CCState(State):
             elif action.startswith("dragon "):
                 dragons.play(self, seat, action, cx)
             return
+        if step == "hollow":
+            if action.startswith("dragon "):
+                dragons.play(self, cx["seat"], action, cx)  # Hollow Victory: no gain ground, no bonus
+                self.stack[:] = [t for t in self.stack if t is not cx]
+            else:
+                cx["step"] = "gain"
+                cx["seat"] = 1 - cx["seat"]
+            return
         if step in ("prep", "after_att", "after_def"):
             if action.startswith("dragon "):
                 dragons.play(self, cx["seat"], action, cx)
@@ -1218,6 +1258,8 @@ class CCState(State):
             if action != "no-bonus":
                 nh = self.b.parse(action.split()[1])
                 self.start_combat("close", self.b.parse(cx["tgt"]), nh, "bonus")
+                if cx["role"] == "bonus":
+                    self.stack[-1]["second_bonus"] = True
         elif step == "back":
             self.stack.pop()
             if action.startswith("dragon "):
@@ -1231,15 +1273,22 @@ class CCState(State):
     def _first_strike(self, cx: JSON) -> None:
         """First Strike: the defending unit battles first; the attacker then battles only if it
         is still in place, and the defender does not battle back afterwards."""
-        dh, ah = self.b.parse(cx["tgt"]), self.b.parse(cx["att"])
+        dh = self.b.parse(cx["tgt"])
         side = self.units[dh].side
         cid = next(c for c in self.hands[side] if self.t.command_ids[c] == "first-strike")
         self.hands[side].remove(cid)
         self.ti.setdefault("first_strikes", []).append({"side": side, "card": cid})
         card = self.t.command["first-strike"]
         self.say("play", f"{self.side_name(side)} plays {card.name}: {card.text}", side=side, card=cid, slug="first-strike")
+        self.strike_first(cx, 0)
+
+    def strike_first(self, cx: JSON, extra_dice: int) -> None:
+        """The defender battles first (First Strike, Ambush); no battle back afterwards."""
+        dh, ah = self.b.parse(cx["tgt"]), self.b.parse(cx["att"])
         cx["no_back"] = True
         self.start_combat("close", dh, ah, "first")
+        if extra_dice:
+            self.stack[-1]["extra_dice"] = extra_dice
 
     def _battle_back_target(self, cx: JSON) -> Hex:
         dh = self.b.parse(cx["tgt"])
@@ -1447,8 +1496,8 @@ class CCState(State):
             if self.ter(dh).impassable or (ah in self.leaders and self.b.is_half(dh)):
                 self.stack.pop()
                 return
-            cx["step"] = "gain"
-            cx["seat"] = att.side
+            cx["step"] = "hollow" if dragons.can_be_asked(self, 1 - att.side) else "gain"
+            cx["seat"] = 1 - att.side if cx["step"] == "hollow" else att.side
             return
         tu = self.units.get(dh)
         if cx.get("no_back"):
@@ -1479,12 +1528,13 @@ class CCState(State):
         self.say("gain_ground", f"{self.unit_label(u)} gains ground from {self.name(ah)} to {self.name(dh)}",
                  frm=self.name(ah), to=self.name(dh))
         ut = self.ut(u)
-        eligible = (
-            cx["role"] == "attack"
-            and (ut.cavalry or dh in self.leaders)
-            and not self.ter(dh).forbids_battle_on_entry(ut.cavalry)
-            and bool(self.close_targets(dh))
-        )
+        qualified = ut.cavalry or dh in self.leaders
+        legendary = dragons.has_effect(self, "legendary-combat", u.side, u.uid)
+        if cx["role"] == "attack":
+            may = qualified or legendary
+        else:  # Legendary Combat: a unit that already qualified may make a second bonus close combat
+            may = cx["role"] == "bonus" and legendary and qualified and not cx.get("second_bonus")
+        eligible = may and not self.ter(dh).forbids_battle_on_entry(ut.cavalry) and bool(self.close_targets(dh))
         if eligible:
             cx["step"] = "bonus"
         else:
