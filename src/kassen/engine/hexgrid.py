@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 
 from kassen.engine.errors import FormatError
@@ -175,9 +174,13 @@ def _vertices(h: Hex) -> list[tuple[int, int]]:
 
 
 def _contact(h: Hex, ax: int, ay: int, dx: int, dy: int) -> str:
-    """How segment A + t*D (t in [0, 1]) meets hex ``h``: 'through', 'edge' or 'none'."""
-    lo = Fraction(0)
-    hi = Fraction(1)
+    """How segment A + t*D (t in [0, 1]) meets hex ``h``: 'through', 'edge' or 'none'.
+
+    Cyrus-Beck clipping against the hexagon's six edges in exact integer arithmetic:
+    the bounds on t are kept as fractions (numerator, positive denominator).
+    """
+    lo_n, lo_d = 0, 1
+    hi_n, hi_d = 1, 1
     on_edge_line = False
     vs = _vertices(h)
     for i in range(6):
@@ -192,14 +195,16 @@ def _contact(h: Hex, ax: int, ay: int, dx: int, dy: int) -> str:
             if k == 0:
                 on_edge_line = True
             continue
-        t = Fraction(-k, m)
+        # the constraint k + t*m >= 0 bounds t by -k/m
+        tn, td = (-k, m) if m > 0 else (k, -m)
         if m > 0:
-            lo = max(lo, t)
-        else:
-            hi = min(hi, t)
-        if lo > hi:
+            if tn * lo_d > lo_n * td:
+                lo_n, lo_d = tn, td
+        elif tn * hi_d < hi_n * td:
+            hi_n, hi_d = tn, td
+        if lo_n * hi_d > hi_n * lo_d:
             return "none"
-    if lo < hi and not on_edge_line:
+    if lo_n * hi_d < hi_n * lo_d and not on_edge_line:
         return "through"
     return "edge"
 
