@@ -2049,7 +2049,7 @@ class CCState(State):
         task = self.stack[-1]
         out: JSON = {"decision": task["t"], "seat": task["seat"], "side": SIDE_NAMES[task["seat"]],
                      "prompt": self.prompt()}
-        for k in ("step", "att", "tgt", "kind", "role", "at", "left", "max_ignore", "flags"):
+        for k in ("step", "att", "tgt", "kind", "role", "at", "left", "max_ignore", "flags", "w", "faces"):
             if k in task:
                 out[k] = task[k]
         return out
@@ -2063,7 +2063,13 @@ class CCState(State):
         if t == "combat":
             step = task["step"]
             return {
-                "react": f"{side}: your unit at {task['tgt']} is attacked from {task['att']}: play First Strike?",
+                "react": f"{side}: your unit at {task['tgt']} is attacked from {task['att']}: answer with First Strike "
+                         "or a Dragon card?",
+                "prep": f"{side}: play a Dragon card before rolling (attack from {task['att']} on {task['tgt']})?",
+                "after_att": f"{side}: play a Dragon card on your roll ({', '.join(task.get('faces', []))})?",
+                "after_def": f"{side}: play a Dragon card against the roll on {task['tgt']} "
+                             f"({', '.join(task.get('faces', []))})?",
+                "hollow": f"{side}: your unit was driven from {task['tgt']}: play a Dragon card to deny the ground?",
                 "inspire": f"{side}: spend 1 Honor & Fortune to have a Leader inspire the unit at {task['att']} (+1 die)?",
                 "flags": f"{side}: {task.get('flags')} flag(s) against {task['tgt']}; how many to ignore (up to {task.get('max_ignore')})?",
                 "gain": f"{side}: gain ground into {task['tgt']}?",
@@ -2072,6 +2078,8 @@ class CCState(State):
             }.get(step, step)
         if t == "end":
             return {
+                "wise": f"{side}: end of turn: play a Dragon card (Wise Advisor) before drawing?",
+                "wise-pick": f"{side}: take which card from the Command discard pile?",
                 "keep": f"{side}: keep which of the two Command cards drawn?",
                 "discard": f"{side}: discard a Dragon card for 1 Honor & Fortune?",
                 "replenish": f"{side}: draw a Dragon card or take 2 Honor & Fortune?",
@@ -2085,6 +2093,9 @@ class CCState(State):
             "lretreat": f"{side}: the lone Leader at {task.get('at')} must retreat 1-3 hexes or commit seppuku",
             "pick": f"{side}: pick one of the opponent's face-down Command cards to discard",
             "loh": f"{side}: Lack of Honor: which of the nearest units loses the block?",
+            "dloh": f"{side}: {task.get('why')}: which of your units bearing the symbol loses a block?",
+            "turncoat": f"{side}: you decide: does the unit at {task.get('hex')} change sides?",
+            "dragon": f"{side}: play a Dragon card now ({dragons.WINDOWS.get(task.get('w', ''), task.get('w'))})?",
         }.get(t, t)
 
     def board_json(self) -> JSON:
@@ -2132,6 +2143,8 @@ class CCState(State):
             "command_discard_size": len(self.cmd_discard),
             "dragon_discard": [self.dragon_json(d) for d in self.dr_discard[-5:]],
             "played": self.card_json(self.ti["card"]) if self.ti.get("card") else None,
+            "dragons_in_play": [self.dragon_json(d) for d in self.ti["dragons_in_play"]],
+            "dragon_tokens": self.dragon_tokens,
             "orders": [self.name(h) + (" leader" if k[0] == "l" and h in self.units else "")
                        for k in self.ti["orders"] if (h := self.key_hex(k)) is not None],
             "pending": self.pending_json(),
