@@ -358,7 +358,7 @@ def test_dragon_physician_gives_back_one_lost_block_and_the_unit_may_not_be_orde
 def test_dragon_physician_has_no_target_when_no_unit_has_lost_a_block():
     s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["physician"])
     s = s.apply("play order-three-center")
-    assert s.to_move() == RED and s.legal_actions() == ["pass"]
+    assert s.stack[-1]["t"] == "order"  # R32: no window when no card can be played
 
 
 def test_dragon_blue_dragon_a_die_per_enemy_unit_by_water_its_symbol_removes_a_block_no_casualty_check():
@@ -385,7 +385,7 @@ def test_dragon_blue_dragon_a_die_per_enemy_unit_by_water_its_symbol_removes_a_b
 def test_dragon_blue_dragon_is_not_offered_without_an_enemy_unit_by_water():
     s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["blue-dragon"])
     s = s.apply("play order-three-center")
-    assert s.legal_actions() == ["pass"]
+    assert s.stack[-1]["t"] == "order"  # no window: Blue Dragon has no target
 
 
 def test_dragon_red_dragon_four_dice_each_unit_symbol_removes_a_block_no_casualty_check():
@@ -565,7 +565,7 @@ def test_dragon_cowardice_beats_brave_leader_played_after_it():
         pieces = [{ at = "M4", unit = "ASp", leader = "foot" }]
     """, red_dragons=["cowardice"], blue_dragons=["brave-leader"])
     s = act(s, "play order-three-center", "order L3", "end-move")
-    s = act(s.apply("attack L3 M4"), "pass", "dragon cowardice M4", dice="f c c")
+    s = act(s.apply("attack L3 M4"), "dragon cowardice M4", dice="f c c")
     assert s.to_move() == BLUE and s.legal_actions() == ["dragon brave-leader", "pass"]
     s = act(s, "dragon brave-leader")
     assert not any(a.startswith("ignore") for a in s.legal_actions())
@@ -622,8 +622,8 @@ def test_dragon_desperate_charge_a_single_block_unit_battling_back_rolls_one_mor
 def test_dragon_desperate_charge_is_not_offered_to_a_unit_with_more_blocks():
     s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["desperate-charge"])
     s = act(s, "play order-three-center", "order L3", "end-move")
-    s = declare(s, "L3", "M4")
-    assert s.to_move() == RED and s.legal_actions() == ["pass"]
+    s = declare(s.with_forced_dice(parse_faces("c c c")), "L3", "M4")
+    assert not any(a.startswith("dragon") for a in s.legal_actions())  # the 4-block unit rolled at once
 
 
 def test_dragon_strike_fear_each_flag_against_the_unit_counts_as_two():
@@ -686,15 +686,15 @@ def test_dragon_head_collector_doubles_the_honor_of_the_units_bonus_close_combat
 def test_dragon_head_collector_is_not_offered_without_an_attached_leader():
     s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["head-collector"])
     s = act(s, "play order-three-center", "order L3", "end-move")
-    s = declare(s, "L3", "M4")
-    assert s.to_move() == RED and s.legal_actions() == ["pass"]
+    s = declare(s.with_forced_dice(parse_faces("c c c")), "L3", "M4")
+    assert not any(a.startswith("dragon") for a in s.legal_actions())
 
 
 def test_dragon_spirit_of_hachiman_rerolls_all_the_dice_and_the_second_roll_stands():
     # "after you roll (close combat), your attacking unit: reroll all the dice; the second roll stands"
     s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["spirit-of-hachiman"])
     s = act(s, "play order-three-center", "order L3", "end-move")
-    s = act(s.apply("attack L3 M4"), "pass", dice="c c c " + "t t x")
+    s = s.with_forced_dice(parse_faces("c c c " + "t t x")).apply("attack L3 M4")
     assert s.to_move() == RED and s.legal_actions() == ["dragon spirit-of-hachiman", "pass"]
     s, evs = run(s, "dragon spirit-of-hachiman")
     assert rolls(evs) == [3]  # the reroll, with as many dice
@@ -726,7 +726,7 @@ def test_dragon_brave_leader_a_unit_with_its_leader_ignores_every_flag_of_the_ro
     def rolled(dragon: str) -> CCState:
         s = position(body, blue_dragons=["brave-leader"])
         s = act(s, "play order-three-center", "order L3", "end-move")
-        s = act(s.apply("attack L3 M4"), "pass", dice="f f c")
+        s = s.with_forced_dice(parse_faces("f f c")).apply("attack L3 M4")
         assert s.to_move() == BLUE and s.legal_actions() == ["dragon brave-leader", "pass"]
         return act(s, dragon)
 
@@ -737,10 +737,8 @@ def test_dragon_brave_leader_a_unit_with_its_leader_ignores_every_flag_of_the_ro
 def test_dragon_brave_leader_is_not_offered_to_a_unit_without_a_leader():
     s = position(DUEL.format(red="ASp", blue="ASp"), blue_dragons=["brave-leader"])
     s = act(s, "play order-three-center", "order L3", "end-move")
-    s = s.apply("attack L3 M4")  # the declare window: nothing fits
-    assert s.to_move() == BLUE and s.legal_actions() == ["pass"]
-    s = s.with_forced_dice(parse_faces("f f c")).apply("pass")
-    assert s.to_move() == BLUE and s.stack[-1]["step"] == "after_def" and s.legal_actions() == ["pass"]
+    s = s.with_forced_dice(parse_faces("f f c")).apply("attack L3 M4")  # no window fits: straight to the flags
+    assert not any(a.startswith("dragon") for a in s.legal_actions()) and s.stack[-1]["t"] == "retreat"
 
 
 def test_dragon_shot_proof_armor_ignores_every_die_of_a_ranged_attack():
@@ -785,8 +783,8 @@ def test_dragon_shot_proof_armor_after_the_second_hold_and_shoot_fire_cancels_bo
 def test_dragon_shot_proof_armor_is_not_offered_in_close_combat():
     s = position(DUEL.format(red="ASp", blue="ASp"), blue_dragons=["shot-proof-armor"])
     s = act(s, "play order-three-center", "order L3", "end-move")
-    s = s.apply("attack L3 M4").with_forced_dice(parse_faces("t c c")).apply("pass")
-    assert s.to_move() == BLUE and s.stack[-1]["step"] == "after_def" and s.legal_actions() == ["pass"]
+    s = s.with_forced_dice(parse_faces("t c c")).apply("attack L3 M4")
+    assert not any(a.startswith("dragon") for a in s.legal_actions()) and s.stack[-1].get("step") != "after_def"
 
 
 def test_dragon_revenge_battles_back_with_as_many_dice_as_the_attacker_rolled():
@@ -866,44 +864,31 @@ def test_dragon_card_cannot_be_played_without_enough_honor_and_fortune():
     # "Dragon cards cannot be played if there are insufficient Honor and Fortune tokens"
     poor = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["panic"], red_honor=2)
     poor = poor.apply("play order-three-center")
-    assert poor.to_move() == RED and poor.legal_actions() == ["pass"]
+    assert poor.stack[-1]["t"] == "order"  # no window: Panic cannot be paid
     rich = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["panic"], red_honor=3)
     rich = rich.apply("play order-three-center")
     assert rich.legal_actions() == ["dragon panic", "pass"]
 
 
-def test_dragon_window_is_asked_even_when_no_card_fits():
-    # R32: asked "whether or not any of his cards fits the window": Red's Revenge and Blue's
-    # Shot Proof Armor (ranged only) fit none of these windows
+def test_dragon_window_is_not_asked_when_no_card_fits():
+    # issue 4 / R32: "Offer a window only when the player holds a card playable there and can pay
+    # for it": Red's Revenge and Blue's Shot Proof Armor (ranged only) fit none of these windows
     s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["revenge"], blue_dragons=["shot-proof-armor"])
     s = s.apply("play order-three-center")
-    assert s.to_move() == RED and s.stack[-1]["w"] == "with-command" and s.legal_actions() == ["pass"]
-    s = s.apply("pass")
-    assert s.to_move() == BLUE and s.stack[-1]["w"] == "after-enemy-command" and s.legal_actions() == ["pass"]
-    s = act(s.apply("pass"), "order L3", "end-move")
-    s = s.apply("attack L3 M4")
-    assert s.to_move() == BLUE and s.stack[-1]["step"] == "react" and s.legal_actions() == ["pass"]
-    s = s.apply("pass")
-    assert s.to_move() == RED and s.stack[-1]["step"] == "prep" and s.legal_actions() == ["pass"]
-    s = s.with_forced_dice(parse_faces("c c c")).apply("pass")
-    assert s.to_move() == RED and s.stack[-1]["step"] == "after_att" and s.legal_actions() == ["pass"]
-    s = s.apply("pass")
-    assert s.to_move() == BLUE and s.stack[-1]["step"] == "after_def" and s.legal_actions() == ["pass"]
+    assert s.stack[-1]["t"] == "order"
+    s = act(s, "order L3", "end-move")
+    s = s.with_forced_dice(parse_faces("c c c")).apply("attack L3 M4")
+    # no declare, before-roll, after-roll or after-enemy-roll question: the roll is already resolved
+    assert s.to_move() == BLUE and s.legal_actions() == ["battle-back", "no-battle-back"]
 
 
 def test_dragon_window_is_not_asked_to_a_player_without_dragon_cards():
-    s = position(DUEL.format(red="ASp", blue="ASp"), blue_dragons=["revenge"])
+    s = position(DUEL.format(red="ASp", blue="ASp"), blue_dragons=["followers-of-bishamon"])
     s = s.apply("play order-three-center")
     assert s.to_move() == BLUE and s.stack[-1]["w"] == "after-enemy-command"  # Red was not asked
-    s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["revenge"])
+    s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["panic"])
     s = act(s.apply("play order-three-center"), "pass")
     assert s.to_move() == RED and s.legal_actions() == ["order L3", "done"]  # Blue was not asked
-    s = act(s, "order L3", "end-move").apply("attack L3 M4").apply("pass")  # Blue's First Strike question (R30)
-    assert s.to_move() == RED and s.stack[-1]["step"] == "prep"
-    s = s.with_forced_dice(parse_faces("c c c")).apply("pass")
-    s = s.apply("pass")  # Red, after his roll
-    # no "after enemy rolls" window for Blue, who holds no Dragon card: straight to the battle back
-    assert s.to_move() == BLUE and s.legal_actions() == ["battle-back", "no-battle-back"]
 
 
 def test_dragon_followers_of_bishamon_played_second_overrides_panic():

@@ -24,11 +24,12 @@ def test_first_strike_is_offered_to_the_defender_after_the_close_combat_is_decla
     assert s.to_move() == 1 and s.legal_actions() == ["first-strike", "pass"]
 
 
-def test_first_strike_question_is_asked_even_without_the_card():
+def test_first_strike_question_is_not_asked_without_a_card_to_play():
+    # issue 4: "Offer a window only when the player holds a card playable there"
     s = position(BODY)
     s = act(s, "play order-three-center", "order L3", "end-move")
-    s = s.apply("attack L3 M4")
-    assert s.to_move() == 1 and s.legal_actions() == ["pass"]
+    s = s.with_forced_dice(["c", "c", "c"]).apply("attack L3 M4")
+    assert s.to_move() == 1 and s.legal_actions() == ["battle-back", "no-battle-back"]
 
 
 def test_first_strike_defender_battles_first_and_an_eliminated_attacker_does_not_battle():

@@ -457,7 +457,7 @@ class CCState(State):
 
     # ------------------------------------------------------------ Dragon windows
     def _auto_dragon(self, task: JSON) -> bool:
-        if dragons.can_be_asked(self, task["seat"]):
+        if dragons.actions(self, task["seat"], task["w"], task):
             return False
         self.stack.pop()
         return True
@@ -1092,11 +1092,9 @@ class CCState(State):
                  kind=kind, role=role, att=self.name(ah), tgt=self.name(dh), atts=cx["atts"])
         if kind == "close" and role in ("attack", "bonus") and tu is not None:
             # First Strike and the Dragon cards of "enemy declares close combat": the defender may
-            # answer before the dice; asked every time he could answer anything, so that the
-            # question itself reveals nothing of his hand (R30, R32)
-            if (self._can_battle_back(dh, ah) and not swarm) or dragons.can_be_asked(self, tu.side):
-                cx["step"] = "react"
-                cx["seat"] = tu.side
+            # answer before the dice, when he holds a card he can play there (R30, R32)
+            cx["step"] = "react"
+            cx["seat"] = tu.side
         self.stack.append(cx)
 
     def _present_attackers(self, cx: JSON) -> list[Hex]:
@@ -1162,6 +1160,12 @@ class CCState(State):
     def _auto_combat(self, cx: JSON) -> bool:
         step = cx["step"]
         ah = self.b.parse(cx["att"])
+        if step == "react":
+            if self._legal_combat(cx) != ["pass"]:
+                return False
+            cx["step"] = "inspire"
+            cx["seat"] = 1 - cx["seat"]
+            return True
         if step == "inspire":
             u = self.units.get(ah)
             if u is None or u.uid != cx["att_uid"]:
@@ -1179,7 +1183,7 @@ class CCState(State):
             return True
         if step == "prep":
             cx["seat"] = self.units[ah].side
-            if dragons.can_be_asked(self, cx["seat"]):
+            if dragons.actions(self, cx["seat"], "before-roll", cx):
                 return False
             cx["step"] = "roll"
             return True
@@ -1188,14 +1192,14 @@ class CCState(State):
             return True
         if step == "after_att":
             cx["seat"] = self.units[ah].side if ah in self.units else cx["seat"]
-            if cx["kind"] == "close" and dragons.can_be_asked(self, cx["seat"]):
+            if dragons.actions(self, cx["seat"], "after-roll", cx):
                 return False
             cx["step"] = "after_def"
             return True
         if step == "after_def":
             dh = self.b.parse(cx["tgt"])
             tu = self.units.get(dh)
-            if tu is not None and tu.uid == cx["tgt_uid"] and dragons.can_be_asked(self, tu.side):
+            if tu is not None and tu.uid == cx["tgt_uid"] and dragons.actions(self, tu.side, "after-enemy-roll", cx):
                 cx["seat"] = tu.side
                 return False
             cx["step"] = "resolve"
@@ -1496,7 +1500,7 @@ class CCState(State):
             if self.ter(dh).impassable or (ah in self.leaders and self.b.is_half(dh)):
                 self.stack.pop()
                 return
-            cx["step"] = "hollow" if dragons.can_be_asked(self, 1 - att.side) else "gain"
+            cx["step"] = "hollow" if dragons.actions(self, 1 - att.side, "enemy-success", cx) else "gain"
             cx["seat"] = 1 - att.side if cx["step"] == "hollow" else att.side
             return
         tu = self.units.get(dh)
@@ -1840,7 +1844,7 @@ class CCState(State):
             if cid is not None:
                 self.cmd_discard.append(cid)
                 self.ti["card"] = None
-            if dragons.can_be_asked(self, side):
+            if dragons.actions(self, side, "end"):
                 return False  # Wise Advisor may be played instead of drawing
             task["step"] = "draw"
             return True
