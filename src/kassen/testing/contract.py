@@ -79,6 +79,7 @@ def run_contract(
     full_checks_every: int = 1,
     policy: Policy = uniform_policy,
     first_game: int = 0,
+    on_state: Callable[[State], None] | None = None,
 ) -> ContractReport:
     """Play ``games`` random games; raise ``ContractViolation`` on the first broken rule."""
     report = ContractReport()
@@ -123,6 +124,8 @@ def run_contract(
             if action not in legal:
                 raise ContractViolation(f"policy chose {action!r}, which is not legal")
             prev, state = state, state.apply(action)
+            if on_state is not None:
+                on_state(state)
             if full and _canon(prev) != before:
                 raise ContractViolation("apply() changed the state it was called on")
             record.actions.append(action)

@@ -107,3 +107,30 @@ def test_contract_one_thousand_seeded_games_with_invariants_after_every_action(c
     )
     assert report.games == report.finished == 100
     assert set(report.winners) <= {0, 1}
+
+
+def card_hungry_policy(state, legal: list[str], rng: Rng) -> str:
+    """Aggressive, and plays a card whenever it may: every card must come out in a few games."""
+    cards = [a for a in legal if a.startswith(("dragon ", "first-strike", "take "))]
+    if cards and rng.randbelow(10) < 9:
+        return rng.choice(cards)
+    return aggressive_policy(state, legal, rng)
+
+
+def test_contract_every_command_and_dragon_card_is_played_with_invariants():
+    seen: set[str] = set()
+
+    def collect(state) -> None:
+        for e in state.events:
+            if e.kind in ("play", "dragon") and "slug" in e.data:
+                seen.add(e.data["slug"])
+
+    # the skirmish has no water, so Blue Dragon needs a battle by a river too
+    for scenario, games in ((None, 50), ("kawanakajima-1561-takeda-pincer", 10)):
+        report = run_contract(
+            GAME, scenario, games=games, seed=77, invariants=(invariants,), full_checks_every=10,
+            policy=card_hungry_policy, on_state=collect,
+        )
+        assert report.finished == games
+    every = set(GAME.tables.command) | set(GAME.tables.dragon)
+    assert sorted(every - seen) == []

@@ -134,7 +134,9 @@ def _targets(s: CCState, seat: int, slug: str, kind: str, cx: JSON | None) -> li
         spec = s.ti["spec"]
         if spec.get("mode") != "slots" or not all("section" in sl for sl in spec["slots"]):
             return []
-        return ["extra", "left", "center", "right"]
+        own = {sl["section"] for sl in spec["slots"]}
+        # "move your Section card's order to another section"
+        return ["extra", *(sec for sec in ("left", "center", "right") if own != {sec})]
     if kind == "mover":
         return [s.name(h) for key in s.ti["orders"] if key[0] == "u" and key not in s.ti["moved"]
                 and (h := s.key_hex(key)) is not None and s.move_limits(s.units[h])[0] > 0]
@@ -155,7 +157,8 @@ def _condition(s: CCState, seat: int, slug: str, cx: JSON | None) -> bool:
     if cx is not None and "kind" in cx:
         kind = cx["kind"]
         if slug in ("spirit-of-hachiman", "strike-fear", "desperate-charge", "head-collector", "bravery",
-                    "practice-of-aikido", "brave-leader", "revenge") and kind != "close":
+                    "practice-of-aikido", "brave-leader", "revenge", "legendary-combat", "personal-challenge",
+                    "ambush") and kind != "close":
             return False
         if slug == "shot-proof-armor" and kind != "ranged":
             return False

@@ -126,6 +126,8 @@ class CCState(State):
                 "battled": list(ti["battled"]), "dragon_played": list(ti["dragon_played"]),
                 "effects": list(ti["effects"]), "dragons_in_play": list(ti["dragons_in_play"]),
                 "no_order": list(ti["no_order"])}
+        if "first_strikes" in ti:
+            s.ti["first_strikes"] = list(ti["first_strikes"])
         s.last_played = list(self.last_played)
         s.removed = list(self.removed)
         s.rng = self.rng.copy()
@@ -521,7 +523,7 @@ class CCState(State):
         elif slug == "leadership":
             return {"mode": "leadership"}
         elif slug == "shogun":
-            return self._shogun_spec(side)
+            return {"mode": "shogun-pending"}  # its dice are rolled when the card acts (Wild Winds)
         else:
             raise AssertionError(f"no order rule for {slug}")
         base = {k: v for k, v in spec["filter"].items() if k != "free"}
@@ -624,6 +626,8 @@ class CCState(State):
     def _order_actions(self, side: int) -> list[str]:
         spec = self.ti["spec"]
         mode = spec["mode"]
+        if mode == "shogun-pending":
+            return []
         given = [(k, h) for k in self.ti["orders"] if (h := self.key_hex(k)) is not None]
         if len(given) >= spec.get("max", 999):
             return []  # White Fox Spirit
@@ -701,6 +705,11 @@ class CCState(State):
         return [*self._order_actions(task["seat"]), "done"]
 
     def _auto_order(self, task: JSON) -> bool:
+        if self.ti["spec"].get("mode") == "shogun-pending":
+            pending = self.ti["spec"]
+            self.ti["spec"] = self._shogun_spec(task["seat"])
+            if "max" in pending:  # White Fox Spirit, played before the Shogun card acted
+                self.ti["spec"]["max"] = pending["max"]
         acts = self._order_actions(task["seat"])
         if acts:
             self._legal = [*acts, "done"]
