@@ -114,3 +114,16 @@ def test_battle_json_reports_games_draws_and_wins():
 def test_battle_refuses_a_wrong_number_of_players():
     result = runner.invoke(app, ["battle", "--players", "random", "--games", "1"])
     assert result.exit_code == 2 and "one per seat" in result.output
+
+
+def test_rules_cards_lists_all_one_hundred_cards_with_dragon_confidence():
+    from kassen.rulesets.cc_samurai.data import load_tables
+
+    result = runner.invoke(app, ["rules", "cc-samurai", "--cards"])
+    assert result.exit_code == 0, result.output
+    t = load_tables()
+    assert sum(c.copies for c in t.command.values()) + sum(d.copies for d in t.dragon.values()) == 100
+    flat = " ".join(result.output.split())
+    for card in [*t.command.values(), *t.dragon.values()]:
+        assert card.name.split()[0] in flat
+    assert "Turncoat" in flat and "mostly reconstructed" in flat

@@ -181,33 +181,23 @@ def battle(
 @app.command()
 def bench(
     game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
-    seconds: Annotated[float, typer.Option(help="How long to measure.")] = 5.0,
-    seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 0,
+    scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
+    games: Annotated[int, typer.Option(min=1, help="Number of games to play.")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the measurements as JSON.")] = False,
 ) -> None:
-    """Measure random-playout throughput: actions and games per second through the protocol."""
-    import time
-
-    from kassen.engine.rng import Rng
+    """Measure random-playout throughput: decisions and games per second through the protocol, and peak memory."""
+    from kassen.cli.bench import bench_table, run_bench
 
     g = _game(game)
-    rng = Rng(seed)
-    actions = games_done = 0
-    start = time.perf_counter()
-    state = g.new_state(None, seed)
-    while time.perf_counter() - start < seconds:
-        if state.is_terminal():
-            games_done += 1
-            state = g.new_state(None, seed + games_done)
-            continue
-        state = state.apply(rng.choice(state.legal_actions()))
-        actions += 1
-    elapsed = time.perf_counter() - start
-    t = Table("measure", "value", title=f"{g.name}: uniform random playouts for {elapsed:.1f} s")
-    t.add_row("actions / second", f"{actions / elapsed:,.0f}")
-    t.add_row("games finished", str(games_done))
-    t.add_row("games / second", f"{games_done / elapsed:.2f}")
-    t.add_row("microseconds / action (legal actions + apply)", f"{1e6 * elapsed / max(1, actions):.0f}")
-    console().print(t)
+    try:
+        r = run_bench(game, scenario, games, seed)
+    except KassenError as exc:
+        fail(str(exc))
+    if as_json:
+        sys.stdout.write(json.dumps(r, indent=1) + "\n")
+        return
+    console().print(bench_table(r, f"{g.name}, {r['scenario']}: {r['games']} uniform random games, seed {seed}"))
 
 
 @app.command()
@@ -250,14 +240,29 @@ def odds(
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai") -> None:
-    """Print a game's unit and terrain tables."""
+def rules(
+    game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
+    cards: Annotated[bool, typer.Option("--cards", help="List the 60 Command and 40 Dragon cards instead.")] = False,
+) -> None:
+    """Print a game's unit and terrain tables, or its cards."""
     if game != "cc-samurai":
         fail(f"no rules tables for {game!r} yet")
     from kassen.rulesets.cc_samurai.data import load_tables
 
     t = load_tables()
     c = console()
+    if cards:
+        ct = Table("card", "kind", "copies", "text", title="Command cards (60)", show_lines=True)
+        for cc in t.command.values():
+            ct.add_row(cc.name, cc.kind, str(cc.copies), cc.text)
+        c.print(ct)
+        dt = Table("card", "cost", "copies", "when", "target", "effect", "confidence",
+                   title="Dragon cards (40) — confidence: A published ruling, B legible in the rulebook, "
+                         "C mostly reconstructed", show_lines=True)
+        for d in t.dragon.values():
+            dt.add_row(d.name, str(d.cost), str(d.copies), d.window, d.target, d.effect, d.confidence)
+        c.print(dt)
+        return
     ut = Table("code", "unit", "symbol", "blocks", "move", "battle after moving", "close", "ranged", "notes",
                title="Units", show_lines=True)
     ut.columns[1].no_wrap = True

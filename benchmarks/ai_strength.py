@@ -1,0 +1,256 @@
+"""AI strength: seeded AI-vs-AI series on the First Samurai Skirmish, sides alternated.
+
+Targets (from the issue; measured here, never in unit tests), each over at least
+100 games:
+
+* greedy beats random in at least 90% of the games;
+* mcts at 1 second per decision beats greedy in at least 70%.
+
+Usage (from the project root)::
+
+    .venv/bin/python benchmarks/ai_strength.py --games 100 --workers 2 --pairs greedy:random
+    .venv/bin/python benchmarks/ai_strength.py --games 100 --workers 2 --pairs mcts:greedy --mcts-seconds 1.0
+
+``--pairs`` lists ``A:B`` pairings; the first player's win rate is the one that
+is judged. ``mcts`` is ``MCTSPlayer(seed, iterations=10**9, seconds=S)`` with
+``S = --mcts-seconds`` (``mcts@0.5`` sets S for one pairing). Pairings of plain
+player names go through :func:`kassen.ai.series.run_series`; pairings with a
+timed MCTS are played by :func:`play_game` (the same seeds, seats and limits as
+:func:`kassen.ai.series.play_one`, but with a player factory, and timed).
+
+Game ``i`` of a pairing uses seed ``seed + i``; odd games swap the seats. A draw or
+an unfinished game counts as not won. A target is *met* when the observed win
+rate reaches it and *met with confidence* when the lower end of the 95% Wilson
+interval does. Exit status: 0, or 1 with ``--check`` when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from kassen.ai.players import Player, make_player
+from kassen.ai.search import MCTSPlayer
+from kassen.ai.series import GameSpec, run_series, specs, summarize
+from kassen.engine.protocol import State
+from kassen.rulesets.registry import load_game
+
+#: (player, opponent) -> the share of games the player must win
+TARGETS: dict[tuple[str, str], float] = {("greedy", "random"): 0.90, ("mcts", "greedy"): 0.70}
+MIN_GAMES = 100
+
+
+def base_name(label: str) -> str:
+    """``'mcts@1s'`` -> ``'mcts'``."""
+    return label.split("@", 1)[0]
+
+
+def label_for(name: str, mcts_seconds: float) -> str:
+    """The label a pairing's player gets: ``mcts`` becomes ``mcts@<seconds>s``."""
+    name = name.strip().lower()
+    base, _, secs = name.partition("@")
+    if base != "mcts":
+        if secs:
+            raise SystemExit(f"{name!r}: only mcts takes @seconds")
+        return base
+    seconds = float(secs.rstrip("s")) if secs else mcts_seconds
+    if seconds <= 0:
+        raise SystemExit(f"{name!r}: seconds per decision must be positive")
+    return f"mcts@{seconds:g}s"
+
+
+def make(label: str, seed: int) -> Player:
+    """The player a label names (``mcts@1s`` -> an MCTS player with a 1 second budget)."""
+    base, _, secs = label.partition("@")
+    if base == "mcts" and secs:
+        return MCTSPlayer(seed, iterations=10**9, seconds=float(secs.rstrip("s")))
+    return make_player(base, seed)
+
+
+class Timed(Player):
+    """Counts a player's decisions, those it had to think about (2+ legal actions), and its time."""
+
+    def __init__(self, inner: Player) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.decisions = 0
+        self.searched = 0
+        self.seconds = 0.0
+
+    def choose(self, state: State, seat: int) -> str:
+        self.decisions += 1
+        if len(state.legal_actions()) > 1:
+            self.searched += 1
+        t = time.perf_counter()
+        try:
+            return self.inner.choose(state, seat)
+        finally:
+            self.seconds += time.perf_counter() - t
+
+
+def play_game(spec: GameSpec) -> dict[str, Any]:
+    """One game between labelled players, summarized like ``series.play_one`` plus timings."""
+    start = time.perf_counter()
+    game = load_game(spec.game_id)
+    state = game.new_state(spec.scenario, spec.seed)
+    players = [Timed(make(label, spec.seed * 7919 + i)) for i, label in enumerate(spec.players)]
+    actions = 0
+    while not state.is_terminal() and actions < spec.max_actions:
+        seat = state.to_move()
+        assert seat is not None and seat >= 0
+        state = state.apply(players[seat].choose(state, seat))
+        actions += 1
+    res = state.result()
+    obs = state.observation(None)
+    banners = obs.get("banners", {})
+    return {
+        "seed": spec.seed,
+        "players": list(spec.players),
+        "winner_seat": None if res is None else res.winner,
+        "reason": "unfinished" if res is None else res.reason,
+        "actions": actions,
+        "turns": obs.get("turn"),
+        "banners": [banners.get(s.lower(), 0) for s in game.seats] if isinstance(banners, dict) else [],
+        "seconds": time.perf_counter() - start,
+        "decisions_by_seat": [p.decisions for p in players],
+        "searched_by_seat": [p.searched for p in players],
+        "think_seconds_by_seat": [p.seconds for p in players],
+    }
+
+
+def run_pairing(game_id: str, scenario: str | None, labels: list[str], games: int, seed: int, workers: int,
+                on_game: Any) -> list[dict[str, Any]]:
+    """All the games of one pairing, seats alternated."""
+    if all("@" not in lb for lb in labels):
+        return run_series(game_id, scenario, labels, games, seed, swap=True, workers=workers, on_game=on_game)
+    todo = list(specs(game_id, scenario, labels, games, seed, swap=True))
+    out: list[dict[str, Any]] = []
+    if workers <= 1:
+        for spec in todo:
+            out.append(play_game(spec))
+            on_game(out[-1])
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for r in pool.map(play_game, todo):
+            out.append(r)
+            on_game(r)
+    return out
+
+
+def judge(labels: list[str], stats: Any, games: int) -> dict[str, Any]:
+    """The first player's win rate, its interval, and the target for the pairing if there is one."""
+    a, b = labels
+    n = stats.games_by_player.get(a, 0)
+    w = stats.wins_by_player.get(a, 0)
+    lo, hi = stats.ci95_by_player.get(a, [0.0, 1.0])
+    target = TARGETS.get((base_name(a), base_name(b)))
+    rate = w / n if n else 0.0
+    out: dict[str, Any] = {"player": a, "opponent": b, "games": n, "wins": w, "win_rate": rate, "ci95": [lo, hi],
+                           "target": target}
+    if target is not None:
+        out["met"] = rate >= target
+        out["met_with_confidence"] = lo >= target
+        if base_name(a) == "mcts" and a != "mcts@1s":
+            out["note"] = "the target is for mcts at 1 second per decision"
+    if games < MIN_GAMES:
+        out["note"] = (out.get("note", "") + "; " if out.get("note") else "") + \
+            f"only {games} games: the targets need at least {MIN_GAMES}"
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=MIN_GAMES, help="games per pairing (default %(default)s)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
+    ap.add_argument("--workers", type=int, default=1, help="processes to play in parallel")
+    ap.add_argument("--mcts-seconds", type=float, default=1.0, help="MCTS thinking time per decision")
+    ap.add_argument("--pairs", default="greedy:random,mcts:greedy",
+                    help="comma-separated A:B pairings; A's win rate is judged (default %(default)s)")
+    ap.add_argument("--game", default="cc-samurai")
+    ap.add_argument("--scenario", default="first-samurai-skirmish")
+    ap.add_argument("--json", dest="json_path", help="also write the results (every game) to this file")
+    ap.add_argument("--check", action="store_true", help="exit with status 1 when a target is missed")
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.workers < 1:
+        ap.error("--games and --workers must be at least 1")
+
+    pairings: list[list[str]] = []
+    for pair in args.pairs.split(","):
+        names = [p for p in pair.strip().split(":") if p]
+        if len(names) != 2:
+            ap.error(f"--pairs: {pair!r} is not A:B")
+        labels = [label_for(n, args.mcts_seconds) for n in names]
+        for lb in labels:
+            make(lb, 0)  # unknown names fail now, not in a worker
+        pairings.append(labels)
+
+    game = load_game(args.game)
+    report: list[dict[str, Any]] = []
+    all_met = True
+    for labels in pairings:
+        title = f"{labels[0]} vs {labels[1]}"
+        print(f"== {title}: {args.games} games of {args.scenario}, seeds {args.seed}..{args.seed + args.games - 1}, "
+              f"sides alternated, {args.workers} worker(s)", flush=True)
+        done = [0]
+
+        def on_game(r: dict[str, Any], done: list[int] = done) -> None:
+            done[0] += 1
+            w = r["winner_seat"]
+            winner = "draw" if w is None and r["reason"] != "unfinished" else (
+                "unfinished" if w is None else r["players"][w])
+            extra = ""
+            if "seconds" in r:
+                think = ", ".join(f"{p} {s:.0f}s/{n} searched" for p, s, n in
+                                  zip(r["players"], r["think_seconds_by_seat"], r["searched_by_seat"]))
+                extra = f", {r['seconds']:.1f}s ({think})"
+            print(f"  game {done[0]}/{args.games} seed {r['seed']} {' vs '.join(r['players'])}: {winner} "
+                  f"({r['reason']}, {r['actions']} actions, turn {r['turns']}{extra})", flush=True)
+
+        start = time.perf_counter()
+        results = run_pairing(args.game, args.scenario, labels, args.games, args.seed, args.workers, on_game)
+        wall = time.perf_counter() - start
+        stats = summarize(results, game.seats)
+        verdict = judge(labels, stats, args.games)
+        verdict.update({"wall_seconds": wall, "wall_seconds_per_game": wall / len(results),
+                        "mean_actions": stats.mean_actions, "mean_turns": stats.mean_turns,
+                        "draws": stats.draws, "unfinished": stats.unfinished, "wins_by_seat": stats.wins_by_seat})
+        if all("seconds" in r for r in results):
+            verdict["game_seconds"] = [r["seconds"] for r in results]
+            for lb in labels:
+                searched = sum(r["searched_by_seat"][r["players"].index(lb)] for r in results)
+                think = sum(r["think_seconds_by_seat"][r["players"].index(lb)] for r in results)
+                verdict[f"{lb}_searched_decisions_per_game"] = searched / len(results)
+                verdict[f"{lb}_think_seconds_per_game"] = think / len(results)
+        lo, hi = verdict["ci95"]
+        print(f"  {labels[0]} won {verdict['wins']}/{verdict['games']} = {verdict['win_rate']:.0%} "
+              f"(95% Wilson interval {lo:.0%} - {hi:.0%}); draws {stats.draws}, unfinished {stats.unfinished}; "
+              f"wins by seat {stats.wins_by_seat}")
+        print(f"  mean length {stats.mean_actions:.0f} actions, {stats.mean_turns:.1f} turns; "
+              f"wall time {wall:.1f}s = {wall / len(results):.1f}s per game with {args.workers} worker(s)")
+        for lb in labels:
+            key = f"{lb}_think_seconds_per_game"
+            if key in verdict:
+                print(f"  {lb}: {verdict[f'{lb}_searched_decisions_per_game']:.0f} decisions with a choice "
+                      f"per game, {verdict[key]:.1f}s thinking per game")
+        if verdict["target"] is not None:
+            t = verdict["target"]
+            state = ("MET with confidence" if verdict["met_with_confidence"] else
+                     "met (point estimate; the interval still reaches below it)" if verdict["met"] else "NOT MET")
+            print(f"  target {base_name(labels[0])} beats {base_name(labels[1])} in >= {t:.0%}: {state}")
+            all_met = all_met and verdict["met"]
+        if "note" in verdict:
+            print(f"  note: {verdict['note']}")
+        report.append({"pairing": title, **verdict, "results": results})
+    if args.json_path:
+        with open(args.json_path, "w", encoding="utf-8") as f:
+            json.dump({"args": vars(args), "pairings": report}, f, indent=1)
+    return 1 if args.check and not all_met else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
