@@ -58,7 +58,9 @@ def invariants(state: CCState, prev: CCState | None) -> None:
     if prev is not None:
         before = {u.uid: u.blocks for u in prev.units.values()}
         for u in state.units.values():
-            healed = dragons.has_effect(state, "physician", uid=u.uid) and u.blocks == before.get(u.uid, 0) + 1
+            healed = (dragons.has_effect(state, "physician", uid=u.uid) and u.blocks == before.get(u.uid, 0) + 1) or (
+                dragons.has_effect(state, "shot-proof-restore", uid=u.uid)
+            )
             if u.uid in before and u.blocks > before[u.uid] and not healed:
                 raise ContractViolation(f"unit {u.uid} grew from {before[u.uid]} to {u.blocks} blocks")
     # every piece is on the board or removed, once

@@ -759,7 +759,6 @@ def test_dragon_shot_proof_armor_ignores_every_die_of_a_ranged_attack():
     assert not of_kind(evs, "retreat_due") and not of_kind(evs, "blocks")
 
 
-@pytest.mark.xfail(strict=True, reason="R34: Shot Proof Armor's Hold and Shoot clause is not yet implemented")
 def test_dragon_shot_proof_armor_after_the_second_hold_and_shoot_fire_cancels_both():
     # "against Hold and Shoot it may be played after the second shot to cancel both"
     s = position("""

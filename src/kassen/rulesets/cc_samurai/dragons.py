@@ -314,6 +314,16 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         assert cx is not None
         cx["faces"] = []
         s.say("shot_proof", "Shot Proof Armor: every die of the attack is ignored")
+        # against Hold and Shoot, played after the second shot, it cancels the first one too
+        first = s.ti.get("hold_shots", {}).get(f"{cx['att_uid']}>{cx['tgt_uid']}", 0)
+        dh = s.b.parse(cx["tgt"])
+        u = s.units.get(dh)
+        if first and u is not None and u.uid == cx["tgt_uid"]:
+            back = min(first, s.start_blocks[u.uid] - u.blocks)
+            s.units[dh] = u._replace(blocks=u.blocks + back)
+            _effect(s, seat, "shot-proof-restore", uid=u.uid, blocks=back)
+            s.say("shot_proof", f"Shot Proof Armor cancels the first Hold and Shoot fire too: the {s.unit_label(u)} "
+                  f"gets back {back} block(s)", hex=s.name(dh))
     elif slug == "revenge":
         assert cx is not None
         cx["revenge"] = True

@@ -1390,6 +1390,11 @@ class CCState(State):
         flags = sc.flags * (2 if cx.get("double_flags") else 1)
         cx["flags"] = flags
         ld = self.attached_leader(dh)
+        if kind == "ranged" and self.turn_effect(u) == "hold":
+            # remembered so that Shot Proof Armor after the second shot can cancel both (R34)
+            shots = dict(self.ti.get("hold_shots", {}))
+            shots[f"{u.uid}>{tu.uid}"] = shots.get(f"{u.uid}>{tu.uid}", 0) + min(hits, tu.blocks)
+            self.ti["hold_shots"] = shots
         eliminated = self.hit_unit(dh, hits, side, f"{hits} hit{'s' if hits != 1 else ''}") if hits else False
         if self._result is not None:
             return
