@@ -75,6 +75,7 @@ class HexBoard:
         self.cells: tuple[Hex, ...] = tuple(cells)
         self._cellset = frozenset(cells)
         self._line_cache: dict[tuple[Hex, Hex], LineCells] = {}
+        self._within: dict[tuple[Hex, int], tuple[Hex, ...]] = {}
         self._names = {h: f"{chr(ord('A') + h[0])}{h[1] + 1}" for h in cells}
         self._parsed = {v: k for k, v in self._names.items()}
         self._nbrs = {
@@ -142,7 +143,11 @@ class HexBoard:
 
     def within(self, h: Hex, n: int) -> list[Hex]:
         """Board hexes at distance 1..n of ``h``."""
-        return [c for c in self.cells if 0 < self.distance(h, c) <= n]
+        key = (h, n)
+        got = self._within.get(key)
+        if got is None:
+            got = self._within[key] = tuple(c for c in self.cells if 0 < self.distance(h, c) <= n)
+        return list(got)
 
     # -- line of sight ------------------------------------------------------
     def line(self, a: Hex, b: Hex) -> LineCells:
