@@ -203,6 +203,9 @@ class BoardView:
         self.ordered = {
             h for h in (parse_hex(o.split()[0]) for o in obs.get("orders") or [] if o) if h is not None
         }
+        self.objectives = {
+            h for o in obs.get("objectives") or [] for h in (parse_hex(n) for n in o.get("hexes", [])) if h is not None
+        }
         self.pitch = pitch
 
     # -- geometry -------------------------------------------------------
@@ -264,16 +267,21 @@ class BoardView:
             start, end = centre - p + 1, centre + p
         look = TERRAIN.get(slug or "countryside", _UNKNOWN_TERRAIN)
         bg = Style(bgcolor=look.bg) if look.bg else None
+        objective = "!" if (x, r) in self.objectives else ""
         if piece is not None:
             text, style = piece.text, piece.style
+            # the terrain under a unit stays readable without colours too
+            if slug and slug != "countryside" and len(text) + 1 <= 2 * p - 1:
+                text += look.mark
             if (x, r) in self.ordered:
                 style = style + Style(underline=True)
         elif tent_side is not None:
             text, style = "tent", SIDE_DIM.get(tent_side, DIM)
-        elif slug is None or slug == "countryside":
+        elif (slug is None or slug == "countryside") and not objective:
             text, style = "·", DIM
         else:
-            text, style = look.mark, Style(color="grey85")
+            mark = look.mark if slug and slug != "countryside" else ""
+            text, style = mark + objective, Style(color="grey85", bold=bool(objective))
         if half:
             # from its column letter at the board edge inward; a long unit label may spill
             # into the gap beside the next hex
@@ -350,7 +358,19 @@ class BoardView:
         if self.board.get("tents"):
             items.append(Text.assemble(("tent", Style(bold=True)), " command tent"))
         items.append(Text.assemble((":", SECTION), " section lines"))
+        if self.objectives:
+            items.append(Text.assemble(("!", Style(bold=True)), " objective"))
+        items.append(Text("(a unit's last letter is the terrain under it)", DIM))
         lines += _pack(items, width)
+        objectives = [o for o in self.obs.get("objectives") or [] if o.get("hexes")]
+        if objectives:
+            notes = []
+            for o in objectives:
+                held = f", held by {o['held_by']}" if o.get("held_by") else ""
+                notes.append(Text(f"! {o.get('name') or ' '.join(o['hexes'])} ({' '.join(o['hexes'])}): "
+                                  f"{o.get('banners', 1)} banner(s), {o.get('kind', 'temporary')}, for {o.get('for', 'both')}{held}",
+                                  DIM))
+            lines += _pack(notes, width)
         return lines
 
     # -- Rich protocol --------------------------------------------------
