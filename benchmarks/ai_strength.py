@@ -35,7 +35,7 @@ from typing import Any
 
 from kassen.ai.players import Player, make_player
 from kassen.ai.search import MCTSPlayer
-from kassen.ai.series import GameSpec, run_series, specs, summarize
+from kassen.ai.series import GameSpec, play_one, run_series, specs, summarize
 from kassen.engine.protocol import State
 from kassen.rulesets.registry import load_game
 
@@ -93,33 +93,17 @@ class Timed(Player):
 
 
 def play_game(spec: GameSpec) -> dict[str, Any]:
-    """One game between labelled players, summarized like ``series.play_one`` plus timings."""
+    """One game between labelled players: ``series.play_one`` plus timings."""
     start = time.perf_counter()
-    game = load_game(spec.game_id)
-    state = game.new_state(spec.scenario, spec.seed)
     players = [Timed(make(label, spec.seed * 7919 + i)) for i, label in enumerate(spec.players)]
-    actions = 0
-    while not state.is_terminal() and actions < spec.max_actions:
-        seat = state.to_move()
-        assert seat is not None and seat >= 0
-        state = state.apply(players[seat].choose(state, seat))
-        actions += 1
-    res = state.result()
-    obs = state.observation(None)
-    banners = obs.get("banners", {})
-    return {
-        "seed": spec.seed,
-        "players": list(spec.players),
-        "winner_seat": None if res is None else res.winner,
-        "reason": "unfinished" if res is None else res.reason,
-        "actions": actions,
-        "turns": obs.get("turn"),
-        "banners": [banners.get(s.lower(), 0) for s in game.seats] if isinstance(banners, dict) else [],
+    out = play_one(spec, players=list(players))
+    out.update({
         "seconds": time.perf_counter() - start,
         "decisions_by_seat": [p.decisions for p in players],
         "searched_by_seat": [p.searched for p in players],
         "think_seconds_by_seat": [p.seconds for p in players],
-    }
+    })
+    return out
 
 
 def run_pairing(game_id: str, scenario: str | None, labels: list[str], games: int, seed: int, workers: int,

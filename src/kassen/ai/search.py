@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from kassen.ai.players import Player
-from kassen.engine.protocol import CHANCE, State
+from kassen.engine.protocol import CHANCE, State, sample_chance
 from kassen.engine.rng import Rng
 
 AGGRESSIVE = ("attack", "fire", "bonus", "advance", "battle-back")
@@ -47,20 +47,10 @@ def play_policy(state: State, rng: Rng, depth: int) -> State:
         mover = state.to_move()
         if mover == CHANCE:
             outcomes = state.chance_outcomes()
-            state = state.apply(_sample(outcomes, rng))
+            state = state.apply(sample_chance(outcomes, rng))
             continue
         state = state.apply(playout_policy(state, state.legal_actions(), rng))
     return state
-
-
-def _sample(outcomes: list[tuple[str, float]], rng: Rng) -> str:
-    x = rng.randbelow(1 << 30) / (1 << 30)
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if x < acc:
-            return a
-    return outcomes[-1][0]
 
 
 class GreedyPlayer(Player):
@@ -145,7 +135,7 @@ class MCTSPlayer(Player):
         while not s.is_terminal():
             mover = s.to_move()
             if mover == CHANCE:
-                s = s.apply(_sample(s.chance_outcomes(), self.rng))
+                s = s.apply(sample_chance(s.chance_outcomes(), self.rng))
                 continue
             assert mover is not None
             legal = s.legal_actions()

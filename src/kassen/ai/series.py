@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from kassen.ai.players import make_player
+from kassen.ai.players import Player, make_player
 from kassen.rulesets.registry import load_game
 
 
@@ -21,11 +21,15 @@ class GameSpec:
     max_actions: int = 20000
 
 
-def play_one(spec: GameSpec) -> dict[str, Any]:
-    """Play one game between computer players; returns its summary."""
+def play_one(spec: GameSpec, players: list[Player] | None = None) -> dict[str, Any]:
+    """Play one game between computer players; returns its summary.
+
+    ``players`` (one per seat) defaults to ``make_player`` of the spec's names.
+    """
     game = load_game(spec.game_id)
     state = game.new_state(spec.scenario, spec.seed)
-    players = [make_player(name, spec.seed * 7919 + i) for i, name in enumerate(spec.players)]
+    if players is None:
+        players = [make_player(name, spec.seed * 7919 + i) for i, name in enumerate(spec.players)]
     actions = 0
     while not state.is_terminal() and actions < spec.max_actions:
         seat = state.to_move()

@@ -32,7 +32,7 @@ from typing import Any
 from rich.table import Table
 
 from kassen.ai.players import RandomPlayer
-from kassen.engine.protocol import CHANCE, Game, State
+from kassen.engine.protocol import CHANCE, Game, State, sample_chance
 from kassen.engine.rng import Rng
 from kassen.rulesets.registry import load_game
 
@@ -80,16 +80,6 @@ def _peak_rss_mb() -> float | None:
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 
 
-def _sample(outcomes: list[tuple[str, float]], rng: Rng) -> str:
-    x = rng.randbelow(1 << 30) / (1 << 30)
-    acc = 0.0
-    for action, p in outcomes:
-        acc += p
-        if x < acc:
-            return action
-    return outcomes[-1][0]
-
-
 def play_random(game: Game, scenario: str | None, seed: int,
                 max_decisions: int = MAX_DECISIONS) -> tuple[State, int, int, float]:
     """One seeded uniform-random game: (final state, decisions, chance steps, seconds in decisions).
@@ -108,7 +98,7 @@ def play_random(game: Game, scenario: str | None, seed: int,
         if seat is None:
             break
         if seat == CHANCE:
-            state = state.apply(_sample(state.chance_outcomes(), chance_rng))
+            state = state.apply(sample_chance(state.chance_outcomes(), chance_rng))
             chance += 1
             continue
         state = state.apply(players[seat].choose(state, seat))

@@ -157,3 +157,18 @@ def play_out(state: State, actions: Sequence[str]) -> State:
     for a in actions:
         state = state.apply(a)
     return state
+
+
+def sample_chance(outcomes: Sequence[tuple[str, float]], rng: Rng) -> str:
+    """Pick a chance outcome by its probability.
+
+    >>> sample_chance([("a", 0.0), ("b", 1.0)], Rng(1))
+    'b'
+    """
+    x = rng.randbelow(1 << 30) / (1 << 30)
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if x < acc:
+            return action
+    return outcomes[-1][0]
