@@ -95,6 +95,9 @@ class CCState(State):
         self.events: tuple[Event, ...] = ()
         self._ev: list[Event] = []
         self._legal: list[str] | None = None
+        #: movement searches of this state, and of the state it was cloned from (reused by apply)
+        self._mv: dict[tuple[str, Hex], dict[str, int]] = {}
+        self._mv_prev: dict[tuple[str, Hex], dict[str, int]] = {}
 
     def clone(self) -> CCState:
         s = CCState.__new__(CCState)
@@ -136,6 +139,8 @@ class CCState(State):
         s.events = ()
         s._ev = []
         s._legal = None
+        s._mv = {}
+        s._mv_prev = self._mv
         return s
 
     def with_forced_dice(self, faces: list[Face] | list[str]) -> CCState:
@@ -748,6 +753,12 @@ class CCState(State):
     # ---------------------------------------------------- phase 3: movement
     def _unit_moves(self, h: Hex) -> dict[str, int]:
         """Destinations (hex name or 'off') of the unit at ``h`` -> hexes moved."""
+        got = self._mv.get(("u", h))
+        if got is None:
+            got = self._mv[("u", h)] = self._search_unit_moves(h)
+        return got
+
+    def _search_unit_moves(self, h: Hex) -> dict[str, int]:
         u = self.units[h]
         ut = self.ut(u)
         allowance = self.move_limits(u)[0]
@@ -797,6 +808,12 @@ class CCState(State):
 
     def _leader_moves(self, h: Hex) -> dict[str, int]:
         """Destinations of the Leader at ``h`` moving on his own."""
+        got = self._mv.get(("l", h))
+        if got is None:
+            got = self._mv[("l", h)] = self._search_leader_moves(h)
+        return got
+
+    def _search_leader_moves(self, h: Hex) -> dict[str, int]:
         ld = self.leaders[h]
         allowance = LEADER_MOVE[ld.kind]
         if self.ti["spec"].get("effect") == "serpent":
@@ -880,7 +897,7 @@ class CCState(State):
         if is_leader:
             ld = self.leaders[h]
             key = f"l:{ld.lid}"
-            steps = self._leader_moves(h)[dest_txt]
+            steps = (self._mv_prev.get(("l", h)) or self._leader_moves(h))[dest_txt]
             self.ti["moved"][key] = steps
             del self.leaders[h]
             if dest_txt == "off":
@@ -900,7 +917,7 @@ class CCState(State):
             return
         u = self.units[h]
         key = f"u:{u.uid}"
-        steps = self._unit_moves(h)[dest_txt]
+        steps = (self._mv_prev.get(("u", h)) or self._unit_moves(h))[dest_txt]
         self.ti["moved"][key] = steps
         ld = self.leaders.get(h)
         carry = ld is not None and f"l:{ld.lid}" not in self.ti["orders"]
