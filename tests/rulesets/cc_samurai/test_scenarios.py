@@ -99,12 +99,14 @@ def test_setup_matches_the_file(scenario_id):
 
 
 @pytest.mark.parametrize("scenario_id", SCENARIOS)
-def test_scenario_passes_the_random_playout_contract(scenario_id):
+def test_scenario_survives_two_hundred_seeded_random_games(scenario_id):
+    """Issue 5: every scenario plays through the random-playout contract, 200 seeded games, with the
+    invariants after every action and the full checks (JSON round trip, observations) every 40."""
     report = run_contract(
-        GAME, scenario_id, games=2, seed=SCENARIOS.index(scenario_id) + 100,
-        invariants=(invariants,), full_checks_every=10, policy=aggressive_policy,
+        GAME, scenario_id, games=200, seed=SCENARIOS.index(scenario_id) + 100,
+        invariants=(invariants,), full_checks_every=40, policy=aggressive_policy,
     )
-    assert report.games == report.finished == 2
+    assert report.games == report.finished == 200
     assert set(report.winners) <= {0, 1}
 
 
