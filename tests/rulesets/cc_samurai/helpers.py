@@ -17,6 +17,7 @@ import tomllib
 from typing import Any
 
 from kassen.engine.dice import parse_faces
+from kassen.engine.events import Event
 from kassen.rulesets.cc_samurai.game import CCSamuraiGame
 from kassen.rulesets.cc_samurai.scenario import parse_scenario
 from kassen.rulesets.cc_samurai.state import CCState
@@ -94,3 +95,39 @@ def leader(state: CCState, name: str) -> Any:
 
 def texts(state: CCState) -> list[str]:
     return [e.text for e in state.events]
+
+
+def run(state: CCState, *actions: str, dice: str | None = None) -> tuple[CCState, list[Event]]:
+    """Like ``act`` (answers a lone ``pass`` question) but also returns every event of every action."""
+    if dice is not None:
+        state = state.with_forced_dice(parse_faces(dice))
+    evs: list[Event] = []
+    for a in actions:
+        state = state.apply(a)
+        evs.extend(state.events)
+        while state.legal_actions() == ["pass"]:
+            state = state.apply("pass")
+            evs.extend(state.events)
+    return state, evs
+
+
+def pieces(spec: str) -> str:
+    """``"F3 ASp, G2 SSp:2+foot, M2 +mounted"`` -> the TOML array of those pieces."""
+    out = []
+    for raw in spec.split(","):
+        raw = raw.strip()
+        if not raw:
+            continue
+        at, what = raw.split(" ", 1)
+        fields = [f'at = "{at}"']
+        body, _, ld = what.partition("+")
+        body = body.strip()
+        if body:
+            typ, _, blocks = body.partition(":")
+            fields.append(f'unit = "{typ}"')
+            if blocks:
+                fields.append(f"blocks = {int(blocks)}")
+        if ld:
+            fields.append(f'leader = "{ld.strip()}"')
+        out.append("{ " + ", ".join(fields) + " }")
+    return "[" + ", ".join(out) + "]"

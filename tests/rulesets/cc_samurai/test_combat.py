@@ -17,33 +17,12 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.cc_samurai.helpers import act, leader, position, unit
+from tests.rulesets.cc_samurai.helpers import act, leader, pieces, position, unit
 
 RED, BLUE = 0, 1
 
 
 # --------------------------------------------------------------------- helpers
-def _pieces(spec: str) -> str:
-    out = []
-    for raw in spec.split(","):
-        raw = raw.strip()
-        if not raw:
-            continue
-        at, what = raw.split(" ", 1)
-        fields = [f'at = "{at}"']
-        body, _, ld = what.partition("+")
-        body = body.strip()
-        if body:
-            typ, _, blocks = body.partition(":")
-            fields.append(f'unit = "{typ}"')
-            if blocks:
-                fields.append(f"blocks = {int(blocks)}")
-        if ld:
-            fields.append(f'leader = "{ld.strip()}"')
-        out.append("{ " + ", ".join(fields) + " }")
-    return "[" + ", ".join(out) + "]"
-
-
 def setup(
     red: str = "", blue: str = "", terrain: dict[str, list[str]] | None = None, **kw: Any
 ) -> Any:
@@ -54,7 +33,7 @@ def setup(
         for slug, hexes in terrain.items():
             quoted = ", ".join(f'"{h}"' for h in hexes)
             lines.append(f"{slug} = [{quoted}]")
-    lines += ["[red]", f"pieces = {_pieces(red)}", "[blue]", f"pieces = {_pieces(blue)}"]
+    lines += ["[red]", f"pieces = {pieces(red)}", "[blue]", f"pieces = {pieces(blue)}"]
     return position("\n".join(lines), **kw)
 
 

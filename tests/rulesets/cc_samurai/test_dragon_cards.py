@@ -16,7 +16,7 @@ from kassen.engine.dice import parse_faces
 from kassen.engine.events import Event
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.state import POOL_TOTAL, CCState
-from tests.rulesets.cc_samurai.helpers import act, leader, position, unit
+from tests.rulesets.cc_samurai.helpers import act, leader, position, run, unit
 
 RED, BLUE = 0, 1
 
@@ -30,20 +30,6 @@ DUEL = """
 
 
 # ---------------------------------------------------------------- helpers
-def run(state: CCState, *actions: str, dice: str | None = None) -> tuple[CCState, list[Event]]:
-    """Like ``act`` (answers a lone ``pass`` question) but also returns every event."""
-    if dice is not None:
-        state = state.with_forced_dice(parse_faces(dice))
-    evs: list[Event] = []
-    for a in actions:
-        state = state.apply(a)
-        evs.extend(state.events)
-        while state.legal_actions() == ["pass"]:
-            state = state.apply("pass")
-            evs.extend(state.events)
-    return state, evs
-
-
 def rolls(evs: list[Event]) -> list[int]:
     """The dice count of every roll event, in order."""
     return [e.data["dice"] for e in evs if e.kind == "roll"]

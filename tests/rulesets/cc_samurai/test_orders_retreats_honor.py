@@ -12,26 +12,12 @@ from typing import Any
 from kassen.engine.dice import parse_faces
 from kassen.engine.events import Event
 from kassen.rulesets.cc_samurai.state import POOL_TOTAL, CCState
-from tests.rulesets.cc_samurai.helpers import act, leader, position, unit
+from tests.rulesets.cc_samurai.helpers import act, leader, position, run, unit
 
 RED, BLUE = 0, 1
 
 
 # ---------------------------------------------------------------- helpers
-def run(state: CCState, *actions: str, dice: str | None = None) -> tuple[CCState, list[Event]]:
-    """Like ``act`` but also returns every event of every action applied."""
-    if dice is not None:
-        state = state.with_forced_dice(parse_faces(dice))
-    evs: list[Event] = []
-    for a in actions:
-        state = state.apply(a)
-        evs.extend(state.events)
-        while state.legal_actions() == ["pass"]:  # the First Strike question, when it has one answer (R30)
-            state = state.apply("pass")
-            evs.extend(state.events)
-    return state, evs
-
-
 def of_kind(evs: list[Event], kind: str) -> list[Event]:
     return [e for e in evs if e.kind == kind]
 
@@ -318,7 +304,7 @@ def test_leader_movement_through_but_not_ending_on_friendly_leaders():
     assert "move F3 J3" in legal and "move F3 B3" in legal  # only through H3 / D3
 
 
-def test_leader_movement_never_through_or_onto_enemy_pieces():
+def test_leader_movement_never_through_or_onto_enemypieces():
     # "A Leader may not stop in or move through a hex with an enemy unit or an enemy Leader."
     # From F3, J3 is two hexes away only through H3.
     s = position("""

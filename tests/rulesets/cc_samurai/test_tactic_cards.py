@@ -18,9 +18,8 @@ from typing import Any
 
 import pytest
 
-from kassen.engine.dice import parse_faces
 from kassen.engine.events import Event
-from tests.rulesets.cc_samurai.helpers import GAME, act, leader, position, unit
+from tests.rulesets.cc_samurai.helpers import GAME, act, leader, pieces, position, run, unit
 
 RED, BLUE = 0, 1
 
@@ -45,34 +44,13 @@ PASS = ("done", "end-move", "end-battle", "no-inspire", "stay", "no-bonus", "no-
 
 
 # --------------------------------------------------------------------- helpers
-def _pieces(spec: str) -> str:
-    out = []
-    for raw in spec.split(","):
-        raw = raw.strip()
-        if not raw:
-            continue
-        at, what = raw.split(" ", 1)
-        fields = [f'at = "{at}"']
-        body, _, ld = what.partition("+")
-        body = body.strip()
-        if body:
-            typ, _, nblocks = body.partition(":")
-            fields.append(f'unit = "{typ}"')
-            if nblocks:
-                fields.append(f"blocks = {int(nblocks)}")
-        if ld:
-            fields.append(f'leader = "{ld.strip()}"')
-        out.append("{ " + ", ".join(fields) + " }")
-    return "[" + ", ".join(out) + "]"
-
-
 def setup(red: str = "", blue: str = "X11 ASp", red_command: int | None = None,
           blue_command: int | None = None, **kw: Any) -> Any:
     """A start-of-turn position; ``*_command`` is the army's command (Command cards held)."""
-    lines = ["[red]", f"pieces = {_pieces(red)}"]
+    lines = ["[red]", f"pieces = {pieces(red)}"]
     if red_command is not None:
         lines.append(f"command = {red_command}")
-    lines += ["[blue]", f"pieces = {_pieces(blue)}"]
+    lines += ["[blue]", f"pieces = {pieces(blue)}"]
     if blue_command is not None:
         lines.append(f"command = {blue_command}")
     return position("\n".join(lines), **kw)
@@ -88,20 +66,6 @@ def hand(*cards: str) -> list[str]:
         if c not in out:
             out.append(c)
     return out
-
-
-def run(s: Any, *actions: str, dice: str | None = None) -> tuple[Any, list[Event]]:
-    """Apply ``actions`` (dice forced before the first) and return every event they caused."""
-    if dice is not None:
-        s = s.with_forced_dice(parse_faces(dice))
-    evs: list[Event] = []
-    for a in actions:
-        s = s.apply(a)
-        evs.extend(s.events)
-        while s.legal_actions() == ["pass"]:  # the First Strike question with one answer (R30)
-            s = s.apply("pass")
-            evs.extend(s.events)
-    return s, evs
 
 
 def rolls(evs: list[Event]) -> list[int]:
