@@ -156,7 +156,7 @@ class MCTSPlayer(Player):
             s = s.apply(a)
             path.append(node)
         end = play_policy(s, self.rng, self.depth)
-        values = {seat: end.heuristic(seat) for seat in range(len(end.game.seats))}
+        values = {seat: end.heuristic(seat) for seat in range(len(end.seat_names()))}
         for n in path:
             n.visits += 1
             if n.mover is not None:

@@ -46,7 +46,7 @@ def play_one(spec: GameSpec, players: list[Player] | None = None) -> dict[str, A
         "reason": "unfinished" if res is None else res.reason,
         "actions": actions,
         "turns": obs.get("turn"),
-        "banners": [banners.get(s.lower(), 0) for s in game.seats] if isinstance(banners, dict) else [],
+        "banners": [banners.get(s.lower(), 0) for s in state.seat_names()] if isinstance(banners, dict) else [],
     }
 
 

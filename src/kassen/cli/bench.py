@@ -88,7 +88,7 @@ def play_random(game: Game, scenario: str | None, seed: int,
     ``chance_outcomes()`` and counted as a chance step, not as a decision.
     """
     state = game.new_state(scenario, seed)
-    players = [RandomPlayer(seed * 7919 + i) for i in range(len(game.seats))]
+    players = [RandomPlayer(seed * 7919 + i) for i in range(len(state.seat_names()))]
     chance_rng = Rng(seed ^ 0x5EED)
     decisions = chance = 0
     clock = time.perf_counter

@@ -121,9 +121,9 @@ def run(
         c.print(f"• {e.text}")
     res = state.result()
     if res:
-        c.print(f"[bold]Result:[/] {res.reason}, winner {g.seats[res.winner] if res.winner is not None else 'none'}")
+        c.print(f"[bold]Result:[/] {res.reason}, winner {state.seat_names()[res.winner] if res.winner is not None else 'none'}")
     else:
-        c.print(f"[bold]To move:[/] {g.seats[state.to_move()]} — {', '.join(state.legal_actions()[:20])}")
+        c.print(f"[bold]To move:[/] {state.seat_names()[state.to_move()]} — {', '.join(state.legal_actions()[:20])}")
 
 
 @app.command()
@@ -145,21 +145,21 @@ def battle(
 
     g = _game(game)
     names = [p.strip() for p in players.split(",") if p.strip()]
-    if len(names) != len(g.seats):
-        fail(f"--players needs {len(g.seats)} names (one per seat: {', '.join(g.seats)}), got {len(names)}")
     try:
+        seat_names = g.new_state(scenario, seed).seat_names()
         for n in names:
             make_player(n, 0)
-        g.load_scenario(scenario) if hasattr(g, "load_scenario") else None
     except KassenError as exc:
         fail(str(exc))
+    if len(names) != len(seat_names):
+        fail(f"--players needs {len(seat_names)} names (one per seat: {', '.join(seat_names)}), got {len(names)}")
     err = Console(stderr=True, highlight=False)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=as_json, disable=as_json and not err.is_terminal) as progress:
         task = progress.add_task(f"{' vs '.join(names)}", total=games)
         results = run_series(game, scenario, names, games, seed, swap, workers,
                              on_game=lambda r: progress.advance(task))
-    stats = summarize(results, g.seats)
+    stats = summarize(results, seat_names)
     if as_json:
         sys.stdout.write(json.dumps(stats.to_json(), indent=1) + "\n")
         return

@@ -20,6 +20,7 @@ the deck.
 
 from __future__ import annotations
 
+import importlib
 import json
 import time
 from collections.abc import Callable
@@ -69,6 +70,13 @@ HELP = """\
   [bold]h[/], help        this help"""
 
 
+#: game id -> "module:function" drawing that game's observation (C&C boards use render_board)
+VIEWS: dict[str, str] = {
+    "clans": "kassen.cli.render_clans:render",
+    "honourable-victory": "kassen.cli.render_hv:render",
+}
+
+
 def rolled_dice(e: Event) -> bool:
     """Whether ``e`` reports chance: a die roll (a known dice kind, or ``faces``) or a random pick (``random``)."""
     return e.kind in DICE_EVENTS or "faces" in e.data or bool(e.data.get("random"))
@@ -114,7 +122,7 @@ def run_tui(
             scenario = game.default_scenario()
         record = GameRecord(game.id, game.rules_version, scenario, seed, [], {})
         history = [game.new_state(scenario, seed)]
-    seats = parse_players(game, players, seed)
+    seats = parse_players(history[-1].seat_names(), players, seed)
     _Session(game, record, history, seats, seed, con, input_fn, loaded=load).run()
 
 
@@ -145,12 +153,18 @@ def replay_history(game: Game, record: GameRecord) -> list[State]:
     return history
 
 
-def parse_players(game: Game, players: str, seed: int) -> list[Player | None]:
-    """One entry per seat: ``None`` for a person, else the computer player."""
+def parse_players(seat_names: tuple[str, ...], players: str, seed: int) -> list[Player | None]:
+    """One entry per seat: ``None`` for a person, else the computer player.
+
+    Two names for a game of more seats: the second plays every other seat
+    (``human,greedy`` against three clans is you against three greedy players).
+    """
     names = [p.strip().lower() for p in players.split(",")]
-    if len(names) != len(game.seats) or not all(names):
+    if len(names) == 2 and len(seat_names) > 2 and all(names):
+        names += [names[1]] * (len(seat_names) - 2)
+    if len(names) != len(seat_names) or not all(names):
         raise KassenError(
-            f"--players needs one player per seat ({len(game.seats)}: {', '.join(game.seats)}), "
+            f"--players needs one player per seat ({len(seat_names)}: {', '.join(seat_names)}), "
             f"e.g. human,random; got {players!r}. Known players: {', '.join(known_players())}"
         )
     out: list[Player | None] = []
@@ -163,6 +177,7 @@ class _Session:
     def __init__(self, game: Game, record: GameRecord, history: list[State], seats: list[Player | None],
                  seed: int, con: Console, input_fn: Callable[[str], str], loaded: Path | None) -> None:
         self.game = game
+        self.names = history[-1].seat_names()
         self.record = record
         self.history = history
         self.seats = seats
@@ -175,7 +190,7 @@ class _Session:
         self.watch = not self.humans
         # narration: index of the first history entry whose events a viewer has not seen
         start = max(0, len(history) - 1)
-        self.narrated: dict[int | None, int] = {v: start for v in [None, *range(len(game.seats))]}
+        self.narrated: dict[int | None, int] = {v: start for v in [None, *range(len(self.names))]}
         self.screen_key: dict[int, Any] = {}  # per seat: what the last board shown showed
         self.hand_key: dict[int, Any] = {}  # per seat: the decision the cards were last shown for
         self.at_keyboard: int | None = None
@@ -190,7 +205,7 @@ class _Session:
     def seat_name(self, seat: int | None) -> str:
         if seat is None:
             return "spectator"
-        return self.game.seats[seat] if 0 <= seat < len(self.game.seats) else f"seat {seat}"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
 
     def seat_text(self, seat: int) -> Text:
         return Text(self.seat_name(seat), style=f"bold {SEAT_COLOURS[seat % len(SEAT_COLOURS)]}")
@@ -299,7 +314,7 @@ class _Session:
 
     def colour_seats(self, text: str) -> Text:
         out = Text(text)
-        for i, name in enumerate(self.game.seats):
+        for i, name in enumerate(self.names):
             out.highlight_words([name], style=f"bold {SEAT_COLOURS[i % len(SEAT_COLOURS)]}")
         return out
 
@@ -389,8 +404,14 @@ class _Session:
         return True
 
     # ------------------------------------------------------------ screen
-    def board_view(self, obs: dict[str, Any], highlight: set[str] | None = None) -> Any:
-        """The board of ``obs`` (its legend only the first few times), or the raw observation."""
+    def board_view(self, obs: dict[str, Any], highlight: set[str] | None = None,
+                   seat: int | None = None) -> Any:
+        """The board of ``obs`` (its legend only the first few times), the game's own table
+        view (``VIEWS``), or the raw observation."""
+        view = VIEWS.get(self.game.id)
+        if view is not None:
+            module, func = view.split(":")
+            return getattr(importlib.import_module(module), func)(obs, seat)
         if isinstance(obs.get("board"), dict):
             self.boards_shown += 1
             return render_board(obs, highlight, legend=self.boards_shown <= 2)
@@ -415,7 +436,7 @@ class _Session:
         show_hand = any(cards) and (force or self.hand_key.get(seat) != hand_key)
         if show_board:
             self.screen_key[seat] = board_key
-            self.con.print(self.board_view(obs, self.highlights(actions, pending)))
+            self.con.print(self.board_view(obs, self.highlights(actions, pending), seat))
             self.show_standing(obs, seat)
         if show_hand:
             self.hand_key[seat] = hand_key
@@ -476,7 +497,7 @@ class _Session:
             self.con.print(Text(" · ".join(extra), style="dim"))
 
     def side_text(self, side: str) -> Text:
-        for i, name in enumerate(self.game.seats):
+        for i, name in enumerate(self.names):
             if name.lower() == side.lower():
                 return self.seat_text(i)
         return Text(side.title(), style="bold")

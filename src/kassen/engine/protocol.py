@@ -116,6 +116,11 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.to_move() is None
 
+    def seat_names(self) -> tuple[str, ...]:
+        """The seats playing this game, in seat order. A game whose number of players
+        varies (a 2–4 player card game) overrides this; the default is ``game.seats``."""
+        return self.game.seats
+
     def chance_outcomes(self) -> list[tuple[str, float]]:
         """At a ``CHANCE`` node: each outcome action with its probability."""
         return []

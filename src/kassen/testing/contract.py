@@ -61,7 +61,7 @@ def check_state(game: Game, state: State) -> None:
     back = game.state_from_json(json.loads(text))
     if _canon(back) != text:
         raise ContractViolation("state does not round-trip through JSON")
-    seats: list[int | None] = [*range(len(game.seats)), None]
+    seats: list[int | None] = [*range(len(state.seat_names())), None]
     for seat in seats:
         obs = json.dumps(state.observation(seat), sort_keys=True)
         for secret in state.secrets(seat):
