@@ -245,19 +245,21 @@ def rules(
     cards: Annotated[bool, typer.Option("--cards", help="List the 60 Command and 40 Dragon cards instead.")] = False,
 ) -> None:
     """Print a game's unit and terrain tables, or its cards."""
-    if game != "cc-samurai":
-        fail(f"no rules tables for {game!r} yet")
+    editions = {"cc-samurai": "gmt", "cc-samurai-zvezda": "zvezda"}
+    if game not in editions:
+        fail(f"no rules tables for {game!r} yet (known: {', '.join(editions)})")
     from kassen.rulesets.cc_samurai.data import load_tables
 
-    t = load_tables()
+    t = load_tables(editions[game])
     c = console()
     if cards:
-        ct = Table("card", "kind", "copies", "text", title="Command cards (60)", show_lines=True)
+        n_cmd, n_dragon = len(t.command_ids), len(t.dragon_ids)
+        ct = Table("card", "kind", "copies", "text", title=f"Command cards ({n_cmd})", show_lines=True)
         for cc in t.command.values():
             ct.add_row(cc.name, cc.kind, str(cc.copies), cc.text)
         c.print(ct)
         dt = Table("card", "cost", "copies", "when", "target", "effect", "confidence",
-                   title="Dragon cards (40) — confidence: A published ruling, B legible in the rulebook, "
+                   title=f"Dragon cards ({n_dragon}) — confidence: A published ruling, B legible in the rulebook, "
                          "C mostly reconstructed", show_lines=True)
         for d in t.dragon.values():
             dt.add_row(d.name, str(d.cost), str(d.copies), d.window, d.target, d.effect, d.confidence)
@@ -309,19 +311,27 @@ def scenarios(
         return
     if len(words) > 1:
         fail("usage: kassen scenarios [GAME] [--json]  or  kassen scenarios show NAME")
-    g = _game(words[0] if words else game)
+    game_ids = [words[0]] if words else list(GAMES)
     rows = []
-    for sid in g.scenarios():
-        scen = g.load_scenario(sid)
-        m = scen.scenario
-        rows.append({"id": sid, "name": m.name, "year": m.year, "sides": [m.red_name, m.blue_name],
-                     "first": m.first, "banners": m.victory_banners})
+    for gid in game_ids:
+        g = _game(gid)
+        for sid in g.scenarios():
+            row: dict[str, Any] = {"game": gid, "id": sid, "name": sid, "year": None, "sides": list(g.seats),
+                                   "first": None, "banners": None}
+            if hasattr(g, "scenario_summary"):
+                row.update(g.scenario_summary(sid))
+            elif hasattr(g, "load_scenario"):
+                m = g.load_scenario(sid).scenario
+                row.update({"name": m.name, "year": m.year, "sides": [m.red_name, m.blue_name],
+                            "first": m.first, "banners": m.victory_banners})
+            rows.append(row)
     if as_json:
         sys.stdout.write(json.dumps(rows, indent=1) + "\n")
         return
-    t = Table("id", "name", "year", "sides", "first", "banners")
+    t = Table("game", "id", "name", "year", "sides", "first", "banners")
     for r in rows:
-        t.add_row(r["id"], r["name"], str(r["year"] or "-"), " vs ".join(r["sides"]), r["first"], str(r["banners"]))
+        t.add_row(r["game"], r["id"], r["name"], str(r["year"] or "-"), " vs ".join(r["sides"]),
+                  r["first"] or "-", str(r["banners"] or "-"))
     console().print(t)
 
 

@@ -69,11 +69,13 @@ SECTION = Style(color="bright_black", dim=True)
 
 
 def _unit_names() -> dict[str, str]:
-    """Unit code -> name from the C&C Samurai tables (empty if they cannot be read)."""
+    """Unit code -> name from the C&C Samurai tables of both editions (empty if unreadable)."""
     try:
         from kassen.rulesets.cc_samurai.data import load_tables
 
-        return {code: u.name for code, u in load_tables().units.items()}
+        names = {code: u.name for code, u in load_tables("zvezda").units.items()}
+        names.update({code: u.name for code, u in load_tables().units.items()})  # GMT names win
+        return names
     except Exception:  # the legend is a courtesy; never fail a drawing over it
         return {}
 

@@ -14,6 +14,11 @@ GAMES: dict[str, tuple[str, str, str]] = {
         "CCSamuraiGame",
         "Commands & Colors: Samurai Battles (GMT)",
     ),
+    "cc-samurai-zvezda": (
+        "kassen.rulesets.cc_samurai.game",
+        "ZvezdaGame",
+        "Samurai Battles (Zvezda, 2012): the earlier edition of the same system",
+    ),
 }
 
 

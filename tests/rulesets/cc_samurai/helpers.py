@@ -18,11 +18,12 @@ from typing import Any
 
 from kassen.engine.dice import parse_faces
 from kassen.engine.events import Event
-from kassen.rulesets.cc_samurai.game import CCSamuraiGame
+from kassen.rulesets.cc_samurai.game import CCSamuraiGame, ZvezdaGame
 from kassen.rulesets.cc_samurai.scenario import parse_scenario
 from kassen.rulesets.cc_samurai.state import CCState
 
 GAME = CCSamuraiGame()
+ZVEZDA = ZvezdaGame()
 
 DEFAULT_HAND = ["order-three-center", "order-three-left", "order-three-right", "order-two-center", "advance-center"]
 
@@ -41,10 +42,12 @@ def position(
     blue_dragons: list[str] | None = None,
     command_deck: list[str] | None = None,
     seed: int = 0,
+    game: CCSamuraiGame = GAME,
 ) -> CCState:
     """A start-of-turn position from the TOML of ``[terrain]``, ``[red]`` and ``[blue]`` pieces.
 
     ``[red]``/``[blue]`` need only ``pieces``; command/dragon/honor default to 5/0/5.
+    ``game=ZVEZDA`` sets it up under the Zvezda edition.
     """
     data: dict[str, Any] = tomllib.loads(textwrap.dedent(body))
     for side in ("red", "blue"):
@@ -55,6 +58,7 @@ def position(
         army.setdefault("honor", red_honor if side == "red" else blue_honor)
     data["scenario"] = {
         "id": "test", "name": "test position", "first": active, "bottom": bottom, "victory_banners": victory,
+        "edition": game.edition,
     }
     data["position"] = {
         "red": {"hand": red_hand or list(DEFAULT_HAND), "dragons": red_dragons or []},
@@ -62,7 +66,7 @@ def position(
     }
     if command_deck is not None:
         data["position"]["command_deck"] = command_deck
-    return GAME.setup(parse_scenario(data, "test position"), seed)
+    return game.setup(parse_scenario(data, "test position"), seed)
 
 
 def act(state: CCState, *actions: str, dice: str | None = None) -> CCState:

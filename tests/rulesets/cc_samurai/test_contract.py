@@ -11,8 +11,6 @@ from kassen.testing.contract import ContractViolation, run_contract
 from tests.rulesets.cc_samurai.helpers import GAME
 
 AGGRESSIVE = ("attack", "fire", "bonus", "advance", "battle-back")
-DECK_SIZE = sum(1 for slug in GAME.tables.command_ids.values() if GAME.card_playable(slug))
-DRAGON_DECK_SIZE = sum(1 for slug in GAME.tables.dragon_ids.values() if dragons.implemented(slug))
 
 
 def aggressive_policy(state, legal: list[str], rng: Rng) -> str:
@@ -89,10 +87,13 @@ def invariants(state: CCState, prev: CCState | None) -> None:
     cmd.extend(fs["card"] for fs in state.ti.get("first_strikes", []))
     for t in state.stack:
         cmd.extend(t.get("drawn", []))
-    if len(cmd) != len(set(cmd)) or len(cmd) != DECK_SIZE:
+    t = state.game.tables
+    deck_size = sum(1 for slug in t.command_ids.values() if state.game.card_playable(slug))
+    dragon_deck_size = sum(1 for slug in t.dragon_ids.values() if dragons.implemented(slug))
+    if len(cmd) != len(set(cmd)) or len(cmd) != deck_size:
         raise ContractViolation(f"Command cards not conserved: {len(cmd)} cards, {len(set(cmd))} distinct")
     drg = state.dragons[0] + state.dragons[1] + state.dr_deck + state.dr_discard + state.ti["dragons_in_play"]
-    if len(drg) != len(set(drg)) or len(drg) != DRAGON_DECK_SIZE:
+    if len(drg) != len(set(drg)) or len(drg) != dragon_deck_size:
         raise ContractViolation("Dragon cards not conserved")
 
 

@@ -12,10 +12,13 @@ from typer.testing import CliRunner
 from kassen.cli.main import app
 from kassen.rulesets.cc_samurai.scenario import builtin_scenarios
 from kassen.testing.contract import run_contract
-from tests.rulesets.cc_samurai.helpers import GAME, act, position
+from tests.rulesets.cc_samurai.helpers import GAME, ZVEZDA, act, position
 from tests.rulesets.cc_samurai.test_contract import aggressive_policy, invariants
 
 SCENARIOS = GAME.scenarios()
+#: (game, scenario id) for every battle of both editions
+BATTLES = [(g, sid) for g in (GAME, ZVEZDA) for sid in g.scenarios()]
+BATTLE_IDS = [f"{g.id}:{sid}" for g, sid in BATTLES]
 SIDES = ("red", "blue")
 runner = CliRunner()
 
@@ -33,11 +36,20 @@ def test_the_historical_battles_are_shipped():
     } <= set(SCENARIOS)
     assert {"arita-castle-1517", "koriyama-castle-1540"} & set(SCENARIOS)
     assert set(SCENARIOS) == set(builtin_scenarios())
+    assert len(SCENARIOS) >= 9
 
 
-@pytest.mark.parametrize("scenario_id", SCENARIOS)
-def test_scenario_loads_validates_and_stays_within_the_design_ranges(scenario_id):
-    scen = GAME.load_scenario(scenario_id)
+def test_the_zvezda_first_samurai_skirmish_is_shipped_for_the_zvezda_edition():
+    assert ZVEZDA.scenarios() == ["first-samurai-skirmish"]
+    scen = ZVEZDA.load_scenario(None)
+    assert scen.scenario.edition == "zvezda"
+    codes = {p.unit for side in (scen.red, scen.blue) for p in side.pieces if p.unit}
+    assert codes == {"ASp", "AB", "AA", "SN", "SC"}  # facts.md: the earlier edition's roster
+
+
+@pytest.mark.parametrize(("game", "scenario_id"), BATTLES, ids=BATTLE_IDS)
+def test_scenario_loads_validates_and_stays_within_the_design_ranges(game, scenario_id):
+    scen = game.load_scenario(scenario_id)
     meta = scen.scenario
     assert meta.id == scenario_id
     assert meta.name and meta.note
@@ -54,10 +66,10 @@ def test_scenario_loads_validates_and_stays_within_the_design_ranges(scenario_id
     assert scen.red.honor + scen.blue.honor <= 30
 
 
-@pytest.mark.parametrize("scenario_id", SCENARIOS)
-def test_rivers_are_connected_chains_from_edge_to_edge(scenario_id):
-    scen = GAME.load_scenario(scenario_id)
-    b = GAME.new_state(scenario_id, 0).b
+@pytest.mark.parametrize(("game", "scenario_id"), BATTLES, ids=BATTLE_IDS)
+def test_rivers_are_connected_chains_from_edge_to_edge(game, scenario_id):
+    scen = game.load_scenario(scenario_id)
+    b = game.new_state(scenario_id, 0).b
     water = {b.parse(h) for slug in ("river", "ford", "bridge") for h in scen.terrain.get(slug, [])}
     while water:
         stack = [water.pop()]
@@ -73,10 +85,10 @@ def test_rivers_are_connected_chains_from_edge_to_edge(scenario_id):
         assert len(edges) >= 2, sorted(b.name(h) for h in chain)
 
 
-@pytest.mark.parametrize("scenario_id", SCENARIOS)
-def test_setup_matches_the_file(scenario_id):
-    scen = GAME.load_scenario(scenario_id)
-    state = GAME.new_state(scenario_id, 5)
+@pytest.mark.parametrize(("game", "scenario_id"), BATTLES, ids=BATTLE_IDS)
+def test_setup_matches_the_file(game, scenario_id):
+    scen = game.load_scenario(scenario_id)
+    state = game.new_state(scenario_id, 5)
     assert state.victory == scen.scenario.victory_banners
     assert state.active == SIDES.index(scen.scenario.first)
     assert state.bottom == SIDES.index(scen.scenario.bottom)
@@ -98,12 +110,12 @@ def test_setup_matches_the_file(scenario_id):
         assert all(state.terrain[state.b.parse(h)] == slug for h in hexes), slug
 
 
-@pytest.mark.parametrize("scenario_id", SCENARIOS)
-def test_scenario_survives_two_hundred_seeded_random_games(scenario_id):
+@pytest.mark.parametrize(("game", "scenario_id"), BATTLES, ids=BATTLE_IDS)
+def test_scenario_survives_two_hundred_seeded_random_games(game, scenario_id):
     """Issue 5: every scenario plays through the random-playout contract, 200 seeded games, with the
     invariants after every action and the full checks (JSON round trip, observations) every 40."""
     report = run_contract(
-        GAME, scenario_id, games=200, seed=SCENARIOS.index(scenario_id) + 100,
+        game, scenario_id, games=200, seed=BATTLES.index((game, scenario_id)) + 100,
         invariants=(invariants,), full_checks_every=40, policy=aggressive_policy,
     )
     assert report.games == report.finished == 200
@@ -132,10 +144,11 @@ def test_first_strike_a_second_one_in_one_turn_leaves_the_previous_state_alone()
 def test_cli_lists_every_scenario_with_name_year_sides_and_banners():
     result = runner.invoke(app, ["scenarios", "--json"])
     assert result.exit_code == 0, result.output
-    rows = {r["id"]: r for r in json.loads(result.output)}
-    assert set(rows) == set(SCENARIOS)
-    for sid, row in rows.items():
-        meta = GAME.load_scenario(sid).scenario
+    games = {"cc-samurai": GAME, "cc-samurai-zvezda": ZVEZDA}
+    rows = {(r["game"], r["id"]): r for r in json.loads(result.output) if r["game"] in games}
+    assert set(rows) == {(g.id, sid) for g, sid in BATTLES}
+    for (gid, sid), row in rows.items():
+        meta = games[gid].load_scenario(sid).scenario
         assert row["name"] == meta.name
         assert row["year"] == meta.year
         assert row["sides"] == [meta.red_name, meta.blue_name]
@@ -143,8 +156,14 @@ def test_cli_lists_every_scenario_with_name_year_sides_and_banners():
         assert row["banners"] == meta.victory_banners
 
 
-@pytest.mark.parametrize("scenario_id", SCENARIOS)
-def test_cli_draws_every_scenario(scenario_id):
-    result = runner.invoke(app, ["scenarios", "show", scenario_id])
+def test_cli_lists_one_games_scenarios():
+    result = runner.invoke(app, ["scenarios", "cc-samurai-zvezda", "--json"])
     assert result.exit_code == 0, result.output
-    assert GAME.load_scenario(scenario_id).scenario.name in result.output
+    assert [(r["game"], r["id"]) for r in json.loads(result.output)] == [("cc-samurai-zvezda", "first-samurai-skirmish")]
+
+
+@pytest.mark.parametrize(("game", "scenario_id"), BATTLES, ids=BATTLE_IDS)
+def test_cli_draws_every_scenario(game, scenario_id):
+    result = runner.invoke(app, ["scenarios", "show", scenario_id, "--game", game.id])
+    assert result.exit_code == 0, result.output
+    assert game.load_scenario(scenario_id).scenario.name in result.output

@@ -84,7 +84,7 @@ def score_roll(counts: dict[Face, int], att: UnitType, tgt: UnitType, kind: str,
     honor = counts.get(Face.HONOR, 0)
     if kind == "close":
         honor = max(0, honor - inspired)
-        if att.cavalry and tgt.symbol in ("triangle", "circle"):
+        if not att.close_honor_vs_lower and tgt.symbol in ("triangle", "circle"):
             honor = 0
         if tgt.levy:
             honor = 0

@@ -43,6 +43,8 @@ class UnitType(BaseModel):
     levy: bool = False
     bodyguard: bool = False
     dice_per_block: bool = False
+    #: collects Honor & Fortune in close combat against triangle and circle units (GMT cavalry: no)
+    close_honor_vs_lower: bool = True
     notes: str = ""
 
     @property
@@ -129,6 +131,50 @@ class DragonCard(BaseModel):
     confidence: Literal["A", "B", "C"]
 
 
+class EditionRules(BaseModel):
+    """The rules that differ between editions of the system (GMT: the defaults).
+
+    The Zvezda edition (``data/zvezda.toml``) changes these flags and the tables;
+    the state machine asks the flags at the few places the editions part ways.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: Lack of Honor: 4 dice, plus one per token short (GMT) or a flat 4 (Zvezda)
+    loh_dice_per_token_short: bool = True
+    #: who throws the Lack of Honor dice (narration only): "owner" (GMT) or "opponent" (Zvezda)
+    loh_roller: Literal["owner", "opponent"] = "owner"
+    #: units (not only Leaders) may retreat onto the half-hexes of the side edges
+    retreat_onto_half_hexes: bool = True
+    #: a bow (no sword hits at range) still kills a lone Leader with a sword at range
+    bow_hits_lone_leader: bool = True
+    #: a lone Leader may retreat off his own baseline to save his standard
+    leader_retreats_off_baseline: bool = False
+    #: a command tent left empty is removed at once (Zvezda); else it is taken by occupying it
+    tent_removed_when_empty: bool = False
+
+
+class Edition(BaseModel):
+    """An edition's overlay on the GMT tables (``data/<edition>.toml``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    rules: EditionRules = Field(default_factory=EditionRules)
+    #: the edition's unit roster: code -> GMT fields, or ``base = "GMT code"`` plus changes
+    units: dict[str, dict[str, Any]]
+    #: terrain changes: slug -> fields replaced
+    terrain: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    #: copies per Command card slug where they differ from GMT (0: not in the deck)
+    command_copies: dict[str, int] = Field(default_factory=dict)
+    #: copies per Dragon card slug where they differ from GMT
+    dragon_copies: dict[str, int] = Field(default_factory=dict)
+    command_total: int = 60
+    dragon_total: int = 40
+    section_total: int | None = None
+    tactic_total: int | None = None
+
+
 class Tables:
     """All data tables, with the physical decks as lists of card-instance ids."""
 
@@ -138,7 +184,12 @@ class Tables:
         terrain: dict[str, TerrainType],
         command: list[CommandCard],
         dragon: list[DragonCard],
+        edition: str = "gmt",
+        rules: EditionRules | None = None,
     ) -> None:
+        #: "gmt" or "zvezda"
+        self.edition = edition
+        self.rules = rules if rules is not None else EditionRules()
         self.units = units
         self.terrain = terrain
         self.command = {c.slug: c for c in command}
@@ -158,6 +209,9 @@ class Tables:
                 self.dragon_ids[f"D#{n:02d}"] = d.slug
 
 
+EDITIONS = ("gmt", "zvezda")
+
+
 def _read(name: str) -> dict[str, Any]:
     path = DATA_DIR / name
     try:
@@ -174,12 +228,15 @@ def _validated(model: type[BaseModel], data: Any, where: str) -> Any:
         raise FormatError(f"{where}: {exc}") from exc
 
 
-@lru_cache(maxsize=1)
-def load_tables() -> Tables:
-    """Load and validate every table (once)."""
+@lru_cache(maxsize=4)
+def load_tables(edition: str = "gmt") -> Tables:
+    """Load and validate every table of ``edition`` ("gmt" or "zvezda"), once."""
+    if edition not in EDITIONS:
+        raise FormatError(f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}")
+    raw_units = _read("units.toml")
     units = {
         code: _validated(UnitType, {**raw, "code": code}, f"units.toml [{code}]")
-        for code, raw in _read("units.toml").items()
+        for code, raw in raw_units.items()
     }
     terrain = {
         slug: _validated(TerrainType, {**raw, "slug": slug}, f"terrain.toml [{slug}]")
@@ -193,8 +250,43 @@ def load_tables() -> Tables:
         _validated(DragonCard, raw, f"dragon_cards.toml card {i + 1}")
         for i, raw in enumerate(_read("dragon_cards.toml")["card"])
     ]
-    if sum(c.copies for c in command) != 60:
-        raise FormatError("command_cards.toml: the Command deck must hold 60 cards")
-    if sum(c.copies for c in dragon) != 40:
-        raise FormatError("dragon_cards.toml: the Dragon deck must hold 40 cards")
-    return Tables(units, terrain, command, dragon)
+    if edition == "gmt":
+        _check_decks(command, dragon, "command_cards.toml", 60, 40, None, None)
+        return Tables(units, terrain, command, dragon)
+    ed: Edition = _validated(Edition, _read(f"{edition}.toml"), f"{edition}.toml")
+    where = f"{edition}.toml"
+    zunits: dict[str, UnitType] = {}
+    for code, raw in ed.units.items():
+        fields = dict(raw)
+        base = fields.pop("base", None)
+        if base is not None:
+            if base not in raw_units:
+                raise FormatError(f"{where}: field units.{code}.base: unknown GMT unit {base!r}")
+            fields = {**raw_units[base], **fields}
+        zunits[code] = _validated(UnitType, {**fields, "code": code}, f"{where} [units.{code}]")
+    for slug, change in ed.terrain.items():
+        if slug not in terrain:
+            raise FormatError(f"{where}: field terrain.{slug}: unknown terrain {slug!r}")
+        terrain[slug] = _validated(TerrainType, {**terrain[slug].model_dump(), **change}, f"{where} [terrain.{slug}]")
+    for field, table, known in (("command_copies", ed.command_copies, {c.slug for c in command}),
+                                ("dragon_copies", ed.dragon_copies, {d.slug for d in dragon})):
+        for slug in table:
+            if slug not in known:
+                raise FormatError(f"{where}: field {field}.{slug}: unknown card {slug!r}")
+    command = [c.model_copy(update={"copies": ed.command_copies.get(c.slug, c.copies)}) for c in command]
+    dragon = [d.model_copy(update={"copies": ed.dragon_copies.get(d.slug, d.copies)}) for d in dragon]
+    command = [c for c in command if c.copies > 0]
+    dragon = [d for d in dragon if d.copies > 0]
+    _check_decks(command, dragon, where, ed.command_total, ed.dragon_total, ed.section_total, ed.tactic_total)
+    return Tables(zunits, terrain, command, dragon, edition, ed.rules)
+
+
+def _check_decks(command: list[CommandCard], dragon: list[DragonCard], where: str, n_cmd: int, n_dragon: int,
+                 n_section: int | None, n_tactic: int | None) -> None:
+    if sum(c.copies for c in command) != n_cmd:
+        raise FormatError(f"{where}: the Command deck must hold {n_cmd} cards")
+    if sum(d.copies for d in dragon) != n_dragon:
+        raise FormatError(f"{where}: the Dragon deck must hold {n_dragon} cards")
+    for kind, n in (("section", n_section), ("tactic", n_tactic)):
+        if n is not None and sum(c.copies for c in command if c.kind == kind) != n:
+            raise FormatError(f"{where}: the Command deck must hold {n} {kind.title()} cards")

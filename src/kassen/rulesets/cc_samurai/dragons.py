@@ -250,7 +250,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
               faces=[f.value for f in faces], dice=len(faces))
         short = s.lose_honor(enemy, sum(1 for f in faces if f.is_unit_symbol), "Rice Famine")
         if short:
-            push_dragon_loh(s, enemy, 4 + short, "Lack of Honor from a Dragon card")
+            push_dragon_loh(s, enemy, s.loh_dice(short), "Lack of Honor from a Dragon card")
     elif slug == "ninja-assassin":
         assert target is not None
         faces = s.roll(1)
@@ -335,7 +335,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
     elif slug == "hollow-victory":
         short = s.lose_honor(enemy, 2, "Hollow Victory")
         if short:
-            push_dragon_loh(s, enemy, 4 + short, "Lack of Honor from a Dragon card")
+            push_dragon_loh(s, enemy, s.loh_dice(short), "Lack of Honor from a Dragon card")
     elif slug == "legendary-combat":
         assert cx is not None
         _effect(s, seat, slug, uid=cx["att_uid"])
@@ -414,7 +414,8 @@ def flag_rule(s: CCState, cx: JSON, side: int, uid: str) -> str | None:
 def push_dragon_loh(s: CCState, side: int, dice: int, why: str) -> None:
     """Lack of Honor from Dragon Card Play: each unit symbol costs a block of a unit of the owner's choice."""
     faces = s.roll(dice)
-    s.say("lack_of_honor", f"{why}: {s.side_name(side)} rolls {dice} dice: {', '.join(f.label for f in faces)}",
+    s.say("lack_of_honor", f"{why}: {s.side_name(side)} {s.loh_roller_text(side, dice)}: "
+          f"{', '.join(f.label for f in faces)}",
           side=side, faces=[f.value for f in faces])
     symbols = [f.value for f in faces if f.is_unit_symbol]
     if symbols:

@@ -29,9 +29,11 @@ class CCSamuraiGame(Game):
     name = "Commands & Colors: Samurai Battles"
     rules_version = "1"
     seats = ("Red", "Blue")
+    #: the tables and rule flags used (``data/<edition>.toml`` overlays GMT's)
+    edition = "gmt"
 
     def __init__(self) -> None:
-        self.tables: Tables = load_tables()
+        self.tables: Tables = load_tables(self.edition)
 
     def card_playable(self, slug: str) -> bool:
         """Whether the card can be dealt: every Command card of the rules list can."""
@@ -41,7 +43,7 @@ class CCSamuraiGame(Game):
         return self.seats[side]
 
     def scenarios(self) -> list[str]:
-        ids = list(builtin_scenarios())
+        ids = list(builtin_scenarios(self.edition))
         ids.sort(key=lambda s: (s != DEFAULT_SCENARIO, s))
         return ids
 
@@ -51,17 +53,25 @@ class CCSamuraiGame(Game):
     def load_scenario(self, scenario: str | None) -> Scenario:
         """A built-in scenario id, or a path to a scenario/position file."""
         if scenario is None:
-            return load_builtin(DEFAULT_SCENARIO)
+            return load_builtin(DEFAULT_SCENARIO, self.edition)
         path = Path(scenario)
         if scenario.endswith(".toml") or path.exists():
-            return load_scenario_file(path)
-        return load_builtin(scenario)
+            scen = load_scenario_file(path)
+        else:
+            scen = load_builtin(scenario, self.edition)
+        if scen.scenario.edition != self.edition:
+            other = "cc-samurai" if scen.scenario.edition == "gmt" else f"cc-samurai-{scen.scenario.edition}"
+            raise FormatError(f"{scenario}: a battle of the {scen.scenario.edition} edition; play it as the game {other}")
+        return scen
 
     def new_state(self, scenario: str | None = None, seed: int = 0, **options: Any) -> CCState:
         return self.setup(self.load_scenario(scenario), seed)
 
     def setup(self, scen: Scenario, seed: int) -> CCState:
         """Setting Up the Game, steps 1-11, then any position overrides."""
+        if scen.scenario.edition != self.edition:
+            raise FormatError(f"{scen.scenario.id}: a battle of the {scen.scenario.edition} edition, "
+                              f"not of {self.name}")
         t = self.tables
         b = board()
         s = CCState(self)
@@ -149,6 +159,15 @@ class CCSamuraiGame(Game):
 
     def state_from_json(self, data: dict[str, Any]) -> CCState:
         return CCState.from_json(self, data)
+
+
+class ZvezdaGame(CCSamuraiGame):
+    """Samurai Battles (Zvezda, 2012): the earlier edition, as data (``data/zvezda.toml``)
+    and the edition flags the state machine asks (docs/rulings.md R36-R46)."""
+
+    id = "cc-samurai-zvezda"
+    name = "Samurai Battles (Zvezda)"
+    edition = "zvezda"
 
 
 def _take(deck: list[str], ids: dict[str, str], slug: str, what: str) -> str:

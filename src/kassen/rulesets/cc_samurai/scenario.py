@@ -65,6 +65,9 @@ class Meta(BaseModel):
     first: SideName
     bottom: SideName
     victory_banners: int = Field(ge=1, le=20)
+    #: the edition whose units, cards and rules the battle uses: "gmt" (cc-samurai) or
+    #: "zvezda" (cc-samurai-zvezda)
+    edition: Literal["gmt", "zvezda"] = "gmt"
     red_name: str = "Red"
     blue_name: str = "Blue"
 
@@ -158,7 +161,7 @@ def check_scenario(scen: Scenario, where: str) -> None:
     """Board-level checks pydantic cannot do: hexes exist, no two units share a hex, ..."""
     from kassen.rulesets.cc_samurai.data import load_tables
 
-    tables = load_tables()
+    tables = load_tables(scen.scenario.edition)
     board = HexBoard()
 
     def hx(text: str, field: str) -> tuple[int, int]:
@@ -209,6 +212,9 @@ def check_scenario(scen: Scenario, where: str) -> None:
             th = hx(army.tent, f"{side}.tent")
             if th in seen_terrain:
                 raise FormatError(f"{where}: field {side}.tent: {army.tent} already has terrain {seen_terrain[th]}")
+            if tables.rules.tent_removed_when_empty and commanders == 0:
+                raise FormatError(f"{where}: field {side}.tent: in the {scen.scenario.edition} edition a command tent "
+                                  "is always occupied: place the Army Commander and his bodyguards on it")
         for i, e in enumerate(army.exits):
             h = hx(e, f"{side}.exits[{i}]")
             if h[1] not in (0, board.rows - 1):
@@ -251,18 +257,20 @@ def load_scenario_file(path: Path) -> Scenario:
     return parse_scenario(data, str(path))
 
 
-def builtin_scenarios() -> dict[str, Path]:
-    """Scenario id -> file, for the scenarios shipped with Kassen."""
+def builtin_scenarios(edition: str = "gmt") -> dict[str, Path]:
+    """Scenario id -> file, for the scenarios shipped with Kassen for ``edition``
+    (GMT battles in ``scenarios/``, Zvezda battles in ``scenarios/zvezda/``)."""
     out: dict[str, Path] = {}
-    for path in sorted(SCENARIO_DIR.glob("*.toml")):
+    folder = SCENARIO_DIR if edition == "gmt" else SCENARIO_DIR / edition
+    for path in sorted(folder.glob("*.toml")):
         with path.open("rb") as fh:
             data = tomllib.load(fh)
         out[str(data["scenario"]["id"])] = path
     return out
 
 
-def load_builtin(scenario_id: str) -> Scenario:
-    files = builtin_scenarios()
+def load_builtin(scenario_id: str, edition: str = "gmt") -> Scenario:
+    files = builtin_scenarios(edition)
     if scenario_id not in files:
         raise FormatError(f"unknown scenario {scenario_id!r}; known: {', '.join(files)}")
     return load_scenario_file(files[scenario_id])

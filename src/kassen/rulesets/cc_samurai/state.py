@@ -352,6 +352,20 @@ class CCState(State):
             return
         self.stack = [{"t": "play", "seat": self.active}]
 
+    def _empty_tents(self) -> None:
+        """Zvezda (R42): a command tent is always occupied; left empty, the enemy removes it at once."""
+        for owner, th in sorted(self.tents.items()):
+            if th in self.units or th in self.leaders:
+                continue
+            del self.tents[owner]
+            self.terrain.pop(th, None)
+            self.say("tent", f"The {self.side_name(owner)} command tent at {self.name(th)} stands empty: "
+                     f"{self.side_name(1 - owner)} removes it", hex=self.name(th))
+            self._lose_random_card(owner, "the command tent was taken")
+            self.award_banner(1 - owner, self.tent_banners, "enemy command tent taken", objective=True)
+            if self._result is not None:
+                return
+
     def _check_objectives(self) -> None:
         """Scenario objectives, checked at the start of every turn (docs/rulings.md R29)."""
         for i, obj in enumerate(self.objective_defs):
@@ -416,6 +430,10 @@ class CCState(State):
 
     def _advance(self) -> None:
         while self._result is None and self.stack:
+            if self.tents and self.t.rules.tent_removed_when_empty:
+                self._empty_tents()
+                if self._result is not None:
+                    return
             task = self.stack[-1]
             auto = getattr(self, f"_auto_{task['t']}", None)
             if auto is None or not auto(task):
@@ -1388,7 +1406,10 @@ class CCState(State):
         if tu is None:
             # Combat Against a Leader Alone in a Hex
             assert tl is not None
-            if Face.SWORDS in faces:
+            bow_blank = kind == "ranged" and not ut.ranged_sword_hits and not self.t.rules.bow_hits_lone_leader
+            if Face.SWORDS in faces and bow_blank:
+                self.say("no_sword_hits", f"{ut.name} score no hit with a sword at range: the lone Leader is not hit")
+            if Face.SWORDS in faces and not bow_blank:
                 self.remove_leader(dh, "killed", side)
             else:
                 self.say("leader_survives", f"The lone {LEADER_NAME[tl.kind]} at {self.name(dh)} is not hit and must retreat or commit seppuku")
@@ -1584,8 +1605,8 @@ class CCState(State):
             n = (h[0] + dx, r)
             if n not in self.b or self.ter(n).impassable or n in self.units:
                 continue
-            if h in self.leaders and self.b.is_half(n):
-                continue  # the attached Leader may never enter a half-hex
+            if self.b.is_half(n) and (h in self.leaders or not self.t.rules.retreat_onto_half_hexes):
+                continue  # the attached Leader may never enter a half-hex; Zvezda units neither (R40)
             ld = self.leaders.get(n)
             if ld is not None:
                 if ld.side != u.side or h in self.leaders:
@@ -1737,8 +1758,34 @@ class CCState(State):
         ld = self.leaders[h]
         self.stack.append({"t": "lretreat", "seat": ld.side, "lid": ld.lid, "at": self.name(h)})
 
+    def leader_can_retreat_off(self, h: Hex) -> bool:
+        """Zvezda (R41): a lone Leader may retreat off his own baseline within his 3 retreat hexes;
+        the step off the board from a baseline hex counts as one hex."""
+        if not self.t.rules.leader_retreats_off_baseline:
+            return False
+        ld = self.leaders[h]
+        base, back = self.baseline_row(ld.side), self.back_dir(ld.side)
+        frontier = {h}
+        for _ in range(3):  # the last of the 3 retreat hexes may be the step off the board
+            if any(cur[1] == base for cur in frontier):
+                return True
+            nxt: set[Hex] = set()
+            for cur in frontier:
+                for dx in (-1, 1):
+                    n = (cur[0] + dx, cur[1] + back)
+                    if n not in self.b or self.b.is_half(n) or self.ter(n).impassable:
+                        continue
+                    u, other = self.units.get(n), self.leaders.get(n)
+                    if (u is not None and u.side != ld.side) or (other is not None and other.side != ld.side):
+                        continue
+                    nxt.add(n)
+            frontier = nxt
+        return False
+
     def _lretreat_forced(self, task: JSON) -> str | None:
         h = self.b.parse(task["at"])
+        if self.leader_can_retreat_off(h):
+            return None
         if h[1] == self.baseline_row(task["seat"]):
             return "he stands on his own baseline"
         if not self.leader_retreats(h):
@@ -1747,7 +1794,12 @@ class CCState(State):
 
     def _legal_lretreat(self, task: JSON) -> list[str]:
         h = self.b.parse(task["at"])
-        return [*(f"retreat {self.name(n)}" for n in self.leader_retreats(h)), "seppuku"]
+        if h[1] == self.baseline_row(task["seat"]):
+            ends: list[Hex] = []  # on his baseline there is no hex further back
+        else:
+            ends = self.leader_retreats(h)
+        off = ["retreat off"] if self.leader_can_retreat_off(h) else []
+        return [*(f"retreat {self.name(n)}" for n in ends), *off, "seppuku"]
 
     def _auto_lretreat(self, task: JSON) -> bool:
         h = self.b.parse(task["at"])
@@ -1768,6 +1820,15 @@ class CCState(State):
         self.stack.pop()
         if action == "seppuku":
             self._seppuku(h)
+            return
+        if action == "retreat off":
+            ld = self.leaders.pop(h)
+            self.removed.append({"side": ld.side, "piece": ld.lid, "cause": "off", "type": ld.kind})
+            self.say("leader_retreat", f"The {self.side_name(ld.side)} {LEADER_NAME[ld.kind]} retreats off the battlefield "
+                     f"from {self.name(h)} and saves his standard", frm=self.name(h), to="off")
+            short = self.lose_honor(ld.side, 3, "a lone Leader retreated")
+            if short:
+                self._push_loh(ld.side, short, h, None, ld.lid)
             return
         n = self.b.parse(action.split()[1])
         ld = self.leaders.pop(h)
@@ -1808,10 +1869,22 @@ class CCState(State):
                  f"{self.card_name(cid)}", side=victim, card=cid)
 
     # ----------------------------------------------------------- Lack of Honor
+    def loh_dice(self, short: int) -> int:
+        """Lack of Honor: 4 dice plus one per token short (GMT), or a flat 4 (Zvezda, R39)."""
+        return 4 + short if self.t.rules.loh_dice_per_token_short else 4
+
+    def loh_roller_text(self, side: int, n: int) -> str:
+        """Who throws the Lack of Honor dice against ``side``: himself (GMT) or his opponent (Zvezda)."""
+        if self.t.rules.loh_roller == "opponent":
+            return f"{self.side_name(1 - side)} rolls {n} dice against it"
+        return f"rolls {n} dice"
+
     def _push_loh(self, side: int, short: int, origin: Hex, uid: str | None, lid: str | None, symbol: str | None = None) -> None:
-        faces = self.roll(4 + short)
-        self.say("lack_of_honor", f"Lack of Honor: {self.side_name(side)} is {short} token(s) short and rolls {4 + short} dice: "
-                 f"{', '.join(f.label for f in faces)}", side=side, faces=[f.value for f in faces])
+        n = self.loh_dice(short)
+        faces = self.roll(n)
+        self.say("lack_of_honor", f"Lack of Honor: {self.side_name(side)} is {short} token(s) short and "
+                 f"{self.loh_roller_text(side, n)}: {', '.join(f.label for f in faces)}",
+                 side=side, faces=[f.value for f in faces])
         self.stack.append({"t": "loh", "seat": side, "faces": [f.value for f in faces], "origin": self.name(origin),
                            "uid": uid, "lid": lid, "symbol": symbol})
 
