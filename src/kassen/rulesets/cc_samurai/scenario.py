@@ -10,6 +10,7 @@ See ``docs/formats.md``.
 from __future__ import annotations
 
 import tomllib
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -260,6 +261,12 @@ def load_scenario_file(path: Path) -> Scenario:
 def builtin_scenarios(edition: str = "gmt") -> dict[str, Path]:
     """Scenario id -> file, for the scenarios shipped with Kassen for ``edition``
     (GMT battles in ``scenarios/``, Zvezda battles in ``scenarios/zvezda/``)."""
+    return dict(_builtin_scenarios(edition))
+
+
+@lru_cache(maxsize=4)
+def _builtin_scenarios(edition: str) -> dict[str, Path]:
+    # the shipped files never change while Kassen runs: read their ids once
     out: dict[str, Path] = {}
     folder = SCENARIO_DIR if edition == "gmt" else SCENARIO_DIR / edition
     for path in sorted(folder.glob("*.toml")):
