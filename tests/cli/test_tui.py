@@ -294,3 +294,24 @@ def test_random_player_picks_legal_actions_reproducibly() -> None:
         x = a.choose(s, seat)
         assert x == b.choose(s, seat) and x in s.legal_actions()
         s = s.apply(x)
+
+
+def test_players_two_names_fill_every_seat_of_a_larger_game() -> None:
+    # ``human,greedy`` against a three-seat game: you against two greedy players
+    from kassen.ai.search import GreedyPlayer
+    from kassen.cli.tui import parse_players
+
+    seats = parse_players(("Kamiwashi", "Hondo", "Yasei"), "human,greedy", 1)
+    assert seats[0] is None and all(isinstance(p, GreedyPlayer) for p in seats[1:])
+    assert seats[1] is not seats[2]  # each seat its own player
+    with pytest.raises(KassenError, match=r"one player per seat \(3: Kamiwashi, Hondo, Yasei\)"):
+        parse_players(("Kamiwashi", "Hondo", "Yasei"), "human,random,random,random", 1)
+
+
+def test_zvezda_edition_plays_in_the_terminal() -> None:
+    con = console()
+    input_fn, _ = keyboard()
+    run_tui("cc-samurai-zvezda", None, "random,random", 5, None, console=con, input_fn=input_fn)
+    out = con.file.getvalue()  # type: ignore[attr-defined]
+    assert "First Samurai Skirmish (Zvezda)" in out
+    assert re.search(r"(Red|Blue) wins", out)
