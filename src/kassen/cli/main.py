@@ -213,14 +213,18 @@ def odds(
     bonus: Annotated[int, typer.Option(help="Extra dice from cards, added after the terrain maximum.")] = 0,
     defender_blocks: Annotated[int | None, typer.Option(help="Blocks the defender has left (default: full).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the distributions as JSON.")] = False,
+    game: Annotated[str, typer.Option(help="cc-samurai, or cc-samurai-zvezda for the Zvezda units (SN SC ASp AB AA).")] = "cc-samurai",
 ) -> None:
     """Exact odds of one C&C Samurai attack: hits, flags and Honor & Fortune, by enumeration."""
     from kassen.rulesets.cc_samurai.odds import attack_odds
 
+    editions = {"cc-samurai": "gmt", "cc-samurai-zvezda": "zvezda"}
+    if game not in editions:
+        fail(f"odds are for {' and '.join(editions)}, not {game!r}")
     try:
         r = attack_odds(attacker, defender, ranged=ranged, range_=range_, attacker_on=attacker_on,
                         defender_on=defender_on, moved=moved, inspired=inspired, bonus=bonus,
-                        defender_blocks=defender_blocks)
+                        defender_blocks=defender_blocks, edition=editions[game])
     except KassenError as exc:
         fail(str(exc))
     if as_json:

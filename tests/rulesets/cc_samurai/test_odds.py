@@ -143,3 +143,15 @@ def test_odds_command_json_and_errors():
     assert out["dice"] == 3 and set(out) >= {"hits", "flags", "honor", "p_eliminated"}
     bad = runner.invoke(app, ["odds", "--attacker", "AB", "--defender", "ASp", "--ranged", "--range", "5"])
     assert bad.exit_code == 2 and "range 5" in bad.output
+
+
+def test_odds_zvezda_mounted_samurai_collects_honor_against_ashigaru_ruling_r37():
+    """R37: the Zvezda mounted Samurai collects a token per Honor & Fortune symbol (4 dice:
+    P(none) = (5/6)^4); GMT's Samurai cavalry collects none against a triangle unit."""
+    z = attack_odds("SC", "ASp", edition="zvezda")
+    assert z["dice"] == 4
+    assert abs(z["honor"]["0"] - (5 / 6) ** 4) < 1e-12
+    assert abs(z["honor"]["4"] - (1 / 6) ** 4) < 1e-12
+    assert attack_odds("SSpC", "ASp")["honor"] == {"0": 1.0}
+    with pytest.raises(KassenError, match="unknown attacker 'SSpC'"):
+        attack_odds("SSpC", "ASp", edition="zvezda")

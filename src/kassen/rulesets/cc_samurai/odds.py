@@ -29,13 +29,13 @@ TERRAIN_NAMES = {
 }
 
 
-def _terrain(name: str, who: str) -> Any:
+def _terrain(name: str, who: str, edition: str = "gmt") -> Any:
     key = name.strip().lower()
     if key == "river":
         raise KassenError(f"no unit stands on a river hex ({who})")
     if key not in TERRAIN_NAMES:
         raise KassenError(f"unknown terrain {name!r} for the {who}; use one of: {', '.join(sorted(set(TERRAIN_NAMES) - {'ford'}))}")
-    return load_tables().terrain[TERRAIN_NAMES[key]]
+    return load_tables(edition).terrain[TERRAIN_NAMES[key]]
 
 
 def attack_odds(
@@ -51,19 +51,21 @@ def attack_odds(
     bonus: int = 0,
     defender_blocks: int | None = None,
     attacker_blocks: int = 4,
+    edition: str = "gmt",
 ) -> dict[str, Any]:
-    """The exact distribution of hits, flags and Honor & Fortune of one attack.
+    """The exact distribution of hits, flags and Honor & Fortune of one attack under the
+    ``edition``'s units ("gmt" or "zvezda").
 
     Raises ``KassenError`` with a one-line reason for an attack the rules forbid.
     """
-    t = load_tables()
+    t = load_tables(edition)
     units = t.units
     if attacker not in units:
         raise KassenError(f"unknown attacker {attacker!r}; codes: {', '.join(units)}")
     if defender not in units:
         raise KassenError(f"unknown defender {defender!r}; codes: {', '.join(units)}")
     au, du = units[attacker], units[defender]
-    on, into = _terrain(attacker_on, "attacker"), _terrain(defender_on, "defender")
+    on, into = _terrain(attacker_on, "attacker", edition), _terrain(defender_on, "defender", edition)
     kind = "ranged" if ranged else "close"
     blocks = defender_blocks if defender_blocks is not None else du.blocks
     if not 1 <= blocks <= du.blocks:
