@@ -19,6 +19,7 @@ GAMES: dict[str, tuple[str, str, str]] = {
         "ZvezdaGame",
         "Samurai Battles (Zvezda, 2012): the earlier edition of the same system",
     ),
+    "honourable-victory": ("kassen.rulesets.honourable_victory.game", "HonourableVictoryGame", "An Honourable Victory! (zone-based miniatures rules)"),
 }
 
 

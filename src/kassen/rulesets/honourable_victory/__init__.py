@@ -1,0 +1,40 @@
+"""An Honourable Victory! (Trevor Raymond, 2015): zone-based Sengoku miniatures rules.
+
+Seats: ``South`` (0) and ``North`` (1). The table is a grid of zones ``A1``..``E3``
+(columns west to east, rows south to north); reserve zones ``B0 C0 D0`` (South) and
+``B4 C4 D4`` (North). Facings are the table edges ``N E S W``. Units are ``S1``,
+``S2``... and ``N1``... (their place in the army list). Rulings: ``docs/rulings.md`` (H1-H31).
+
+Action notation (an action is its text):
+
+Firing Phase (each side declares in turn, hidden from the other until resolved)
+    ``fire S3 N2``          unit S3 fires at N2
+    ``done``                no more fire
+Hand-to-Hand Combat Phase
+    ``alloc S3 N2=2 N4=1``  stands of S3 (engaged with several enemies) against each
+    ``reroll 4 6``          overlapping/outflanking re-throw of the dice showing 4 and 6
+    ``daimyo``              the Daimyo's re-throw of every die of the attack
+    ``accept``              let the throw stand
+Movement Phases (one unit at a time)
+    ``S3 move``             move forward into the next zone
+    ``S3 turn E``           turn to face an edge
+    ``S3 form open``        change formation (``attack``/``defensive``/``open``); out of a
+                            defensive formation with a new facing: ``S3 form attack N``
+    ``S3 mount`` / ``S3 dismount`` / ``S3 disengage``
+    ``S3 engage N2 left``   engage N2 on the given facet (front/left/right/rear)
+    ``S3 withdraw``         withdraw from the battle (unit in the Daimyo's zone)
+    ``S3 reserve``          move off the table into the reserve zone behind
+    ``S3 enter attack``     from a reserve zone onto the table (``attack`` or ``open``)
+    ``S3 shift B0``         move between reserve zones
+    ``S3 stop``             no second action (mounted units)
+    ``S3 rally W``          a mounted unit whose target recoiled rallies, facing W
+    ``daimyo C2``           move the Daimyo (ends the movement phase)
+    ``end`` / ``concede``
+Reactions (the other side, during a movement phase)
+    ``N2 counter`` / ``N2 recoil``  a mounted unit being engaged (compulsory: one of them)
+    ``N2 fire``             defensive fire
+    ``N2 defend``           hastily form a defensive formation
+    ``N2 evade``            evade (open order foot)
+    ``N5 intercept``        a mounted unit intercepts the moving unit
+    ``none``                no reaction
+"""
