@@ -127,3 +127,12 @@ def test_rules_cards_lists_all_one_hundred_cards_with_dragon_confidence():
     for card in [*t.command.values(), *t.dragon.values()]:
         assert card.name.split()[0] in flat
     assert "Turncoat" in flat and "mostly reconstructed" in flat
+
+
+def test_run_forces_d6_dice_by_number_for_a_d6_game():
+    battle = "src/kassen/rulesets/honourable_victory/data/battles/meeting_engagement.toml"
+    ok = runner.invoke(app, ["run", battle, "--game", "honourable-victory", "--dice", "1,6,3", "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.output)["state"]["forced"] == [1, 6, 3]
+    bad = runner.invoke(app, ["run", battle, "--game", "honourable-victory", "--dice", "1,7"])
+    assert bad.exit_code != 0 and "forced dice must be 1..6" in bad.output

@@ -73,7 +73,7 @@ def play(
 def run(
     position: Annotated[Path, typer.Argument(help="Scenario/position file (TOML) or saved state (JSON).")],
     actions: Annotated[Path | None, typer.Option(help="File of actions in notation, one per line.")] = None,
-    dice: Annotated[str | None, typer.Option(help="Die faces to force, in order: c t s f h x (e.g. 'x,f,s').")] = None,
+    dice: Annotated[str | None, typer.Option(help="Dice to force, in order: C&C faces c t s f h x (e.g. 'x,f,s'); d6 games numbers (e.g. '1,6,3').")] = None,
     game: Annotated[str, typer.Option(help="Game id.")] = "cc-samurai",
     seed: Annotated[int, typer.Option(help="Seed for the deck shuffles.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the state and events as JSON.")] = False,
@@ -90,7 +90,11 @@ def run(
         else:
             state = g.new_state(str(position), seed)
         if dice:
-            state = state.with_forced_dice(parse_faces(dice))
+            if not hasattr(state, "with_forced_dice"):
+                fail(f"{g.name} has no dice to force")
+            # C&C faces by letter (c t s f h x); d6 games by number (1-6)
+            forced = parse_faces(dice) if g.id.startswith("cc-samurai") else dice.replace(",", " ").split()
+            state = state.with_forced_dice(forced)
         lines: list[str] = []
         if actions is not None:
             try:
