@@ -98,3 +98,17 @@ def test_wilson_interval_contains_the_rate_and_narrows_with_more_games():
     lo, hi = wilson(30, 60)
     lo2, hi2 = wilson(300, 600)
     assert lo < 0.5 < hi and lo2 < 0.5 < hi2 and (hi2 - lo2) < (hi - lo)
+
+
+def test_series_counts_both_partners_of_a_winning_team():
+    from kassen.ai.series import GameSpec, play_one
+
+    r = play_one(GameSpec("clans", "4-players-teams", ("random", "random", "greedy", "greedy"), 3))
+    seats = ("Kamiwashi", "Hondo", "Yasei", "Jozu")
+    if r["winner_seat"] is None:
+        assert r["winner_seats"] == []
+    else:
+        assert r["winner_seats"] in ([0, 2], [1, 3])
+    st = summarize([r, {**r, "winner_seat": 1, "winner_seats": [1, 3]}], seats)
+    assert st.wins_by_seat["Hondo"] >= 1 and st.wins_by_seat["Jozu"] >= 1
+    assert sum(st.wins_by_seat.values()) == len(r["winner_seats"]) + 2

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kassen.ai.players import Player, make_player
+from kassen.engine.protocol import Result
 from kassen.rulesets.registry import load_game
 
 
@@ -43,11 +44,29 @@ def play_one(spec: GameSpec, players: list[Player] | None = None) -> dict[str, A
         "seed": spec.seed,
         "players": list(spec.players),
         "winner_seat": None if res is None else res.winner,
+        "winner_seats": winner_seats(res),
         "reason": "unfinished" if res is None else res.reason,
         "actions": actions,
         "turns": obs.get("turn"),
         "banners": [banners.get(s.lower(), 0) for s in state.seat_names()] if isinstance(banners, dict) else [],
     }
+
+
+def winner_seats(res: Result | None) -> list[int]:
+    """Every seat that won: the winner, and in a team game his partners (the seats whose
+    score equals the winner's).
+
+    >>> winner_seats(Result(0, "team", (1.0, 0.0, 1.0, 0.0)))
+    [0, 2]
+    >>> winner_seats(Result(None, "draw", (0.5, 0.5)))
+    []
+    """
+    if res is None or res.winner is None:
+        return []
+    if not res.scores:
+        return [res.winner]
+    best = res.scores[res.winner]
+    return [s for s, v in enumerate(res.scores) if v == best]
 
 
 def specs(game_id: str, scenario: str | None, players: list[str], games: int, seed: int, swap: bool) -> Iterator[GameSpec]:
@@ -150,8 +169,9 @@ def summarize(results: list[dict[str, Any]], seats: tuple[str, ...]) -> SeriesSt
         elif w is None:
             st.draws += 1
         else:
-            st.wins_by_seat[seats[w]] += 1
-            st.wins_by_player[r["players"][w]] += 1
+            for seat in r.get("winner_seats") or [w]:
+                st.wins_by_seat[seats[seat]] += 1
+                st.wins_by_player[r["players"][seat]] += 1
     if results:
         st.mean_actions = sum(r["actions"] for r in results) / len(results)
         st.mean_turns = sum((r["turns"] or 0) for r in results) / len(results)

@@ -428,6 +428,15 @@ class _Session:
         actions = state.legal_actions()
         if self.narrate(seat):
             self.con.print()
+        if self.game.id in VIEWS:
+            # the game's own view is the whole table (cards and scores too): redraw it when
+            # anything this seat can see has changed
+            key = json.dumps({k: v for k, v in obs.items() if k != "pending"}, sort_keys=True, default=str)
+            if force or self.screen_key.get(seat) != key:
+                self.screen_key[seat] = key
+                self.con.print(self.board_view(obs, None, seat))
+            self.show_menu(state, obs, seat, actions)
+            return
         board_key = (json.dumps(obs.get("board"), sort_keys=True, default=str), obs.get("turn"))
         decision, step = pending.get("decision"), pending.get("step")
         hand_key = (obs.get("turn"), decision, step)

@@ -19,6 +19,7 @@ GAMES: dict[str, tuple[str, str, str]] = {
         "ZvezdaGame",
         "Samurai Battles (Zvezda, 2012): the earlier edition of the same system",
     ),
+    "clans": ("kassen.rulesets.clans.game", "ClansGame", "The clan card game: 2-4 clans, Battlefield tiles, secret Army cards"),
     "honourable-victory": ("kassen.rulesets.honourable_victory.game", "HonourableVictoryGame", "An Honourable Victory! (zone-based miniatures rules)"),
 }
 
