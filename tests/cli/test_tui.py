@@ -315,3 +315,26 @@ def test_zvezda_edition_plays_in_the_terminal() -> None:
     out = con.file.getvalue()  # type: ignore[attr-defined]
     assert "First Samurai Skirmish (Zvezda)" in out
     assert re.search(r"(Red|Blue) wins", out)
+
+
+def test_game_options_reach_the_game_and_the_save(tmp_path: Path) -> None:
+    # the clan card game loads another card table: a Brute of Strength 9
+    table = Path("src/kassen/rulesets/clans/data/default.toml")
+    root = Path(__file__).resolve().parents[2]
+    text = (root / table).read_text(encoding="utf-8")
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text.replace("[cards.brute]\nstrength = 5", "[cards.brute]\nstrength = 9"), encoding="utf-8")
+    con = console()
+    input_fn, _ = keyboard("s game.json", "q", "n")
+    run_tui("clans", None, "human,random", 2, None, console=con, input_fn=input_fn,
+            options={"card_table": str(mine)})
+    out = con.file.getvalue()  # type: ignore[attr-defined]
+    assert "Brute (secret) Strength 9" in " ".join(out.split())
+    assert saved(tmp_path / "game.json").options == {"card_table": str(mine)}
+
+
+def test_cli_option_values_read_as_json_when_they_can() -> None:
+    from kassen.cli.main import parse_options
+
+    assert parse_options(["width=7", "clans=hondo,jozu", "flag=true"]) == {
+        "width": 7, "clans": "hondo,jozu", "flag": True}

@@ -42,6 +42,24 @@ def _game(game_id: str) -> Any:
         fail(str(exc))
 
 
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` strings to game options; a VALUE that reads as JSON (7, true) is that value.
+
+    >>> parse_options(["width=7", "card_table=my.toml", "teams=true"])
+    {'width': 7, 'card_table': 'my.toml', 'teams': True}
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            fail(f"--option {item!r}: expected KEY=VALUE")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
+
+
 @app.command()
 def games() -> None:
     """List the rule systems Kassen plays."""
@@ -59,12 +77,14 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Random seed (default: from the clock).")] = None,
     load: Annotated[Path | None, typer.Option(help="Resume a saved game.")] = None,
     tui: Annotated[bool, typer.Option("--tui/--no-tui", help="Play in the terminal (the only front end so far).")] = True,
+    option: Annotated[list[str] | None, typer.Option("--option", help="A game option KEY=VALUE (repeatable), e.g. "
+                                                     "card_table=my.toml for clans, width=7 for honourable-victory.")] = None,
 ) -> None:
     """Play a battle in the terminal: you against the AI, hot-seat, or watch AI against AI."""
     from kassen.cli.tui import run_tui
 
     try:
-        run_tui(game, scenario, players, seed, load)
+        run_tui(game, scenario, players, seed, load, options=parse_options(option or []))
     except KassenError as exc:
         fail(str(exc))
 
@@ -254,8 +274,14 @@ def rules(
 ) -> None:
     """Print a game's unit and terrain tables, or its cards."""
     editions = {"cc-samurai": "gmt", "cc-samurai-zvezda": "zvezda"}
+    if game == "clans":
+        _clans_rules()
+        return
+    if game == "honourable-victory":
+        _hv_rules()
+        return
     if game not in editions:
-        fail(f"no rules tables for {game!r} yet (known: {', '.join(editions)})")
+        fail(f"no rules tables for {game!r} (known: {', '.join([*editions, 'clans', 'honourable-victory'])})")
     from kassen.rulesets.cc_samurai.data import load_tables
 
     t = load_tables(editions[game])
@@ -299,6 +325,48 @@ def rules(
             f"{f(ter.into_close_inf)}|{f(ter.into_close_cav)} / {f(ter.into_ranged)}",
         )
     c.print(tt)
+
+
+def _clans_rules() -> None:
+    """The clan card game's card table; values the rulebook lost are labelled as defaults."""
+    from kassen.rulesets.clans.data import CARD_TYPES, TILES, load_table
+
+    t = load_table()
+    c = console()
+    default = " (default value)"
+    ct = Table("card", "kind", "copies per clan", "Strength", "ability", title=f"Army cards — {t.name}", show_lines=True)
+    for slug, (name, kind, copies) in CARD_TYPES.items():
+        v = t.cards[slug]
+        ct.add_row(name, kind, str(copies), f"{v.strength}{default if v.default else ''}", v.text)
+    c.print(ct)
+    bt = Table("Battlefield", "VP", "when", "effect", title="Battlefield tiles", show_lines=True)
+    for slug, (name, when) in TILES.items():
+        b = t.battlefields[slug]
+        bt.add_row(name, f"{b.vp}{default if b.default else ''}", when, b.text + (default if b.default else ""))
+    c.print(bt)
+    c.print("Values marked (default value) are not in the rulebook (its card pictures are lost): "
+            "shared/rules/facts.md. Another table: kassen play clans --option card_table=PATH.")
+
+
+def _hv_rules() -> None:
+    """An Honourable Victory!'s unit classes, weapons and the Appendix B quality table."""
+    from kassen.rulesets.honourable_victory.data import load_tables as hv_tables
+
+    t = hv_tables()
+    c = console()
+    ut = Table("class", "weapons", "stands", "actions", "at most per clan", title="Unit classes", show_lines=True)
+    for cl in t.classes.values():
+        ut.add_row(cl.name, ", ".join(cl.weapons), f"{cl.min_stands}-{cl.max_stands}", str(cl.actions),
+                   str(cl.max_per_clan or "-"))
+    c.print(ut)
+    wt = Table("weapon", "Combat Value", "fires", "at most per clan", title="Weapons", show_lines=True)
+    for w in t.weapons.values():
+        wt.add_row(w.name, str(w.cv), w.fires, str(w.max_per_clan or "-"))
+    c.print(wt)
+    qt = Table("unit", *(str(i) for i in range(1, 7)), title="Appendix B: unit quality rolled on 1D6", show_lines=True)
+    for who, faces in t.quality.items():
+        qt.add_row(who, *faces)
+    c.print(qt)
 
 
 @app.command()

@@ -95,12 +95,14 @@ def run_tui(
     *,
     console: Console | None = None,
     input_fn: Callable[[str], str] = input,
+    options: dict[str, Any] | None = None,
 ) -> None:
     """Play ``game_id`` in the terminal.
 
     ``players`` is a comma list with one entry per seat: ``human`` or a computer
     player (``random``). ``seed`` defaults to one from the clock. ``load`` resumes
-    a saved game (``GameRecord`` JSON); its game, scenario and seed are used.
+    a saved game (``GameRecord`` JSON); its game, scenario, seed and options are used.
+    ``options`` go to ``Game.new_state`` (e.g. ``card_table`` for the clan card game).
     Raises ``KassenError`` for bad arguments or an unreadable saved game.
     """
     con = console if console is not None else Console(highlight=False)
@@ -120,8 +122,8 @@ def run_tui(
             seed = time.time_ns() // 1_000_000 % 1_000_000_000
         if scenario is None:
             scenario = game.default_scenario()
-        record = GameRecord(game.id, game.rules_version, scenario, seed, [], {})
-        history = [game.new_state(scenario, seed)]
+        record = GameRecord(game.id, game.rules_version, scenario, seed, [], dict(options or {}))
+        history = [game.new_state(scenario, seed, **record.options)]
     seats = parse_players(history[-1].seat_names(), players, seed)
     _Session(game, record, history, seats, seed, con, input_fn, loaded=load).run()
 
