@@ -136,3 +136,18 @@ def test_run_forces_d6_dice_by_number_for_a_d6_game():
     assert json.loads(ok.output)["state"]["forced"] == [1, 6, 3]
     bad = runner.invoke(app, ["run", battle, "--game", "honourable-victory", "--dice", "1,7"])
     assert bad.exit_code != 0 and "forced dice must be 1..6" in bad.output
+
+
+def test_rules_clans_labels_the_default_card_values():
+    result = runner.invoke(app, ["rules", "clans"])
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert "5 (default value)" in flat  # the Brute's Strength is not in the rulebook
+    assert "Torii" in flat and "Golden Temple" in flat
+
+
+def test_rules_honourable_victory_prints_classes_weapons_and_quality():
+    result = runner.invoke(app, ["rules", "honourable-victory"])
+    assert result.exit_code == 0, result.output
+    for word in ("Light Foot", "Mounted", "Combat Value", "veteran"):
+        assert word in result.output
