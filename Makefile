@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint bench clean chromium
 
 $(STAMP): pyproject.toml requirements.lock
 	python3 -m venv $(VENV)
@@ -12,10 +12,22 @@ $(STAMP): pyproject.toml requirements.lock
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(VENV)/bin/kassen play
+	$(VENV)/bin/kassen serve --new-game --open
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(PY) -m pytest -q -n 2 -p no:cacheprovider
+
+# the browser tests drive Debian's chromium (never a browser downloaded by Playwright)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing chromium for the browser tests (apt-get)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; \
+	  else \
+	    echo "The browser tests need chromium. Install it, then run make test again:"; \
+	    echo "    sudo apt-get install -y chromium"; \
+	    exit 1; \
+	  fi; }
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from kassen.engine.dice import parse_faces
@@ -31,7 +32,8 @@ def console() -> Console:
 
 
 def fail(message: str) -> None:
-    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {message}")
+    # never hard-wrapped (a path or an action must stay whole) and never read as markup
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(2)
 
 
@@ -76,7 +78,7 @@ def play(
     players: Annotated[str, typer.Option(help="One player per seat: human, random, greedy, mcts; e.g. human,greedy.")] = "human,greedy",
     seed: Annotated[int | None, typer.Option(help="Random seed (default: from the clock).")] = None,
     load: Annotated[Path | None, typer.Option(help="Resume a saved game.")] = None,
-    tui: Annotated[bool, typer.Option("--tui/--no-tui", help="Play in the terminal (the only front end so far).")] = True,
+    tui: Annotated[bool, typer.Option("--tui/--no-tui", help="Play in the terminal (the browser game is `kassen serve`).")] = True,
     option: Annotated[list[str] | None, typer.Option("--option", help="A game option KEY=VALUE (repeatable), e.g. "
                                                      "card_table=my.toml for clans, width=7 for honourable-victory.")] = None,
 ) -> None:
@@ -409,6 +411,23 @@ def scenarios(
         t.add_row(r["game"], r["id"], r["name"], str(r["year"] or "-"), " vs ".join(r["sides"]),
                   r["first"] or "-", str(r["banners"] or "-"))
     console().print(t)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8000,
+    db: Annotated[str | None, typer.Option(help="SQLAlchemy database URL (default: $KASSEN_DB, else SQLite in "
+                                                "your data directory).")] = None,
+    new_game: Annotated[bool, typer.Option("--new-game", help="Start a battle against the AI and print its link "
+                                                              "(a busy port moves on to the next free one).")] = False,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the browser on the page (with --new-game: on "
+                                                              "the new battle).")] = False,
+) -> None:
+    """Serve the games in the browser (and as a JSON API; schema at /docs)."""
+    from kassen.web.serve import serve as run_server
+
+    run_server(host, port, db, new_game=new_game, open_browser=open_browser)
 
 
 def _scenarios_show(name: str, game: str) -> None:

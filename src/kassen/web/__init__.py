@@ -1,0 +1,1 @@
+"""The web front end: ``kassen serve`` (FastAPI), its storage and its static page."""

@@ -1,0 +1,426 @@
+"""The games a server holds: creating them, seats and their tokens, actions, undo, AI seats.
+
+Generic over :mod:`kassen.engine.protocol`: no rules here. A game in memory is its
+stored record plus every state of its history (states are immutable, so undo and
+replay are slices of that list). Every accepted action is written to storage
+*before* the game in memory moves on, so a killed server loses nothing.
+
+Each seat sees only ``state.observation(seat)``, the legal actions when it is to
+move, and ``events_for_seat`` of the log, with event data cut down to
+``EVENT_KEYS`` (dice faces, hexes, sides: never card ids).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from kassen.ai.players import PLAYERS, Player, make_player
+from kassen.cli.tui import rolled_dice
+from kassen.engine.errors import KassenError
+from kassen.engine.events import events_for_seat
+from kassen.engine.protocol import CHANCE, Game, State, sample_chance
+from kassen.engine.record import GameRecord
+from kassen.engine.rng import Rng
+from kassen.rulesets.registry import GAMES, load_game
+from kassen.web import extras
+from kassen.web.storage import Storage, StoredGame, hash_token
+
+log = logging.getLogger("kassen.web")
+
+HUMAN = "human"
+#: the computer players offered, weakest first, with a word for the lobby
+AI_LEVELS: dict[str, str] = {
+    "random": "beginner",
+    "greedy": "standard",
+    "mcts": "strong, slower",
+}
+#: event data keys a seat may receive (positions, dice, sides); others (card ids) are dropped
+EVENT_KEYS = frozenset({"faces", "dice", "frm", "to", "hex", "att", "tgt", "atts", "side", "seat", "turn",
+                        "winner", "kind", "role", "lost", "left", "amount", "random"})
+MAX_ACTION_LEN = 200
+
+
+class WebError(Exception):
+    """A request the server refuses: an HTTP status and a message naming what is wrong."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class LiveGame:
+    """A game in memory: the stored record, its states, and its AI players."""
+
+    stored: StoredGame
+    game: Game
+    history: list[State]
+    players: dict[int, Player]
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    ai_running: bool = False
+
+    @property
+    def state(self) -> State:
+        return self.history[-1]
+
+    @property
+    def version(self) -> int:
+        return len(self.stored.actions)
+
+    def seat_names(self) -> tuple[str, ...]:
+        names = getattr(self.state, "seat_names", None)
+        return tuple(names()) if callable(names) else tuple(self.game.seats)
+
+
+def seat_names_of(state: State) -> tuple[str, ...]:
+    fn = getattr(state, "seat_names", None)
+    return tuple(fn()) if callable(fn) else tuple(state.game.seats)
+
+
+class GameService:
+    """Every game of one server, over one :class:`Storage`."""
+
+    def __init__(self, storage: Storage, ai_workers: int = 4) -> None:
+        self.storage = storage
+        self.games: dict[str, LiveGame] = {}
+        self.games_lock = threading.Lock()
+        self.pool = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="kassen-ai")
+        self.listeners: list[Callable[[str, int], None]] = []
+        self.closed = False
+        self.chance_rng = Rng(secrets.randbits(63))
+
+    # ----------------------------------------------------------- catalog
+    def catalog(self) -> dict[str, Any]:
+        """The games, their scenarios (with historical notes) and the seat choices."""
+        games = []
+        for gid, (_, _, desc) in GAMES.items():
+            try:
+                g = load_game(gid)
+                scen_rows = [extras.scenario_info(g, sid) for sid in g.scenarios()]
+                start = g.new_state(g.default_scenario(), 0)
+            except Exception as exc:  # a ruleset being written must not take the lobby down
+                log.warning("game %s unavailable: %s", gid, exc)
+                continue
+            games.append({"id": gid, "name": g.name, "description": desc, "seats": list(seat_names_of(start)),
+                          "default_scenario": g.default_scenario(), "scenarios": scen_rows,
+                          "view": extras.view_for(gid)})
+        players = [{"id": HUMAN, "text": "a person (gets a link)"}]
+        players += [{"id": k, "text": v} for k, v in AI_LEVELS.items() if k in PLAYERS]
+        return {"games": games, "players": players}
+
+    # ----------------------------------------------------------- create
+    def create(self, ruleset: str, scenario: str | None, seats: list[str],
+               seed: int | None = None) -> tuple[LiveGame, list[str]]:
+        """A new game; returns it and one secret token per seat. ``seed`` (default: a random
+        one) is never taken from a request: whoever knows it knows every die to come."""
+        if ruleset not in GAMES:
+            raise WebError(400, f"unknown ruleset {ruleset!r}; known: {', '.join(GAMES)}")
+        game = load_game(ruleset)
+        if scenario is None:
+            scenario = game.default_scenario()
+        known = game.scenarios()
+        if scenario is not None and known and scenario not in known:
+            raise WebError(400, f"unknown scenario {scenario!r} for {ruleset}; known: {', '.join(known)}")
+        seed = secrets.randbits(62) if seed is None else seed
+        try:
+            state = game.new_state(scenario, seed)
+        except KassenError as exc:
+            raise WebError(400, f"cannot set up {scenario!r}: {exc}") from None
+        names = seat_names_of(state)
+        kinds = [s.strip().lower() for s in seats]
+        if len(kinds) != len(names):
+            raise WebError(400, f"'seats' needs {len(names)} entries (one per seat: {', '.join(names)}), "
+                                f"got {len(kinds)}")
+        for k in kinds:
+            if k != HUMAN and k not in PLAYERS:
+                raise WebError(400, f"unknown seat kind {k!r}; use one of: {HUMAN}, {', '.join(PLAYERS)}")
+        game_id = secrets.token_hex(8)
+        tokens = [secrets.token_urlsafe(24) for _ in kinds]
+        stored = StoredGame(game_id, game.id, game.rules_version, scenario, seed, {}, kinds)
+        self.storage.create_game(stored, [hash_token(t) for t in tokens])
+        live = LiveGame(stored, game, [state], self._players(stored))
+        with self.games_lock:
+            self.games[game_id] = live
+        self.schedule_ai(live)
+        return live, tokens
+
+    def _players(self, stored: StoredGame) -> dict[int, Player]:
+        return {i: make_player(k, (stored.seed * 1_000_003 + 7919 * (i + 1)) % (1 << 62))
+                for i, k in enumerate(stored.seat_kinds) if k != HUMAN}
+
+    # ------------------------------------------------------------- load
+    def get(self, game_id: str) -> LiveGame:
+        """The game ``game_id``, replayed from storage on first use (404 if unknown)."""
+        with self.games_lock:
+            live = self.games.get(game_id)
+        if live is not None:
+            return live
+        stored = self.storage.load_game(game_id)
+        if stored is None:
+            raise WebError(404, f"no game {game_id!r} on this server")
+        live = self._replay(stored)
+        with self.games_lock:
+            live = self.games.setdefault(game_id, live)
+        return live
+
+    def _replay(self, stored: StoredGame) -> LiveGame:
+        try:
+            game = load_game(stored.ruleset)
+        except KassenError as exc:
+            raise WebError(410, f"game {stored.id}: {exc}") from None
+        if game.rules_version != stored.rules_version:
+            raise WebError(410, f"game {stored.id} was played under rules version {stored.rules_version} of "
+                                f"{stored.ruleset}; this server has {game.rules_version}, so it cannot be replayed")
+        history = [game.new_state(stored.scenario, stored.seed, **stored.options)]
+        for i, action in enumerate(stored.actions):
+            try:
+                history.append(history[-1].apply(action))
+            except KassenError as exc:
+                raise WebError(410, f"game {stored.id}: stored action {i + 1} ({action!r}) no longer "
+                                    f"replays: {exc}") from None
+        return LiveGame(stored, game, history, self._players(stored))
+
+    def resume_all(self) -> int:
+        """On start: load every unfinished game and let its AI seats move. Returns how many."""
+        n = 0
+        for gid in self.storage.unfinished_game_ids():
+            try:
+                live = self.get(gid)
+            except WebError as exc:
+                log.warning("cannot resume %s: %s", gid, exc.message)
+                continue
+            n += 1
+            self.schedule_ai(live)
+        return n
+
+    def auth(self, game_id: str, token: str | None) -> tuple[LiveGame, int]:
+        """The game and the seat ``token`` names: 401 without or with an unknown token,
+        403 for a token of another game, 404 for an unknown game."""
+        if not token:
+            raise WebError(401, "missing seat token: send 'Authorization: Bearer <token>' (or ?token=)")
+        found = self.storage.find_token(hash_token(token))
+        if not self.storage.game_exists(game_id):
+            raise WebError(404, f"no game {game_id!r} on this server")
+        if found is None:
+            raise WebError(401, "unknown seat token: use the link you were given for this game")
+        if found[0] != game_id:
+            raise WebError(403, "this seat token belongs to another game")
+        return self.get(game_id), found[1]
+
+    # ------------------------------------------------------------- views
+    def view(self, live: LiveGame, seat: int, since: int = 0) -> dict[str, Any]:
+        """Everything ``seat`` may see now (the log from history entry ``since`` on)."""
+        with live.lock:
+            state = live.state
+            names = live.seat_names()
+            mover = state.to_move()
+            res = state.result()
+            mine = mover == seat
+            actions = [{"action": a, "text": state.describe_action(a)} for a in state.legal_actions()] if mine else []
+            prompt_fn = getattr(state, "prompt", None)
+            out: dict[str, Any] = {
+                "game_id": live.stored.id,
+                "ruleset": live.game.id,
+                "game_name": live.game.name,
+                "view": extras.view_for(live.game.id),
+                "scenario": live.stored.scenario,
+                "scenario_name": getattr(state, "scenario_name", None) or live.stored.scenario,
+                "seat": seat,
+                "seat_name": names[seat] if seat < len(names) else f"seat {seat}",
+                "seat_names": list(names),
+                "seats": [{"name": names[i] if i < len(names) else f"seat {i}", "kind": k}
+                          for i, k in enumerate(live.stored.seat_kinds)],
+                "version": live.version,
+                "to_move": None if mover is None else ("chance" if mover == CHANCE else mover),
+                "to_move_name": names[mover] if mover is not None and 0 <= mover < len(names) else None,
+                "your_turn": mine,
+                "prompt": prompt_fn() if callable(prompt_fn) else "",
+                "actions": actions,
+                "observation": state.observation(seat),
+                "result": None if res is None else {
+                    **res.to_json(), "winner_name": None if res.winner is None else names[res.winner]},
+                "log": self.log_for(live, seat, since),
+                "log_since": max(0, min(since, len(live.history))),
+                "undo": self._undo_json(live, seat),
+                "ai_thinking": live.ai_running,
+            }
+        return out
+
+    def log_for(self, live: LiveGame, seat: int, since: int = 0) -> list[dict[str, Any]]:
+        """The events ``seat`` may see from history entry ``since`` on (0 is the setup)."""
+        out: list[dict[str, Any]] = []
+        start = max(0, min(since, len(live.history)))
+        for i in range(start, len(live.history)):
+            for e in events_for_seat(live.history[i].events, seat):
+                out.append({"at": i, "kind": e.kind, "text": e.text,
+                            "data": {k: v for k, v in e.data.items() if k in EVENT_KEYS}})
+        return out
+
+    def replay_step(self, live: LiveGame, seat: int, step: int) -> dict[str, Any]:
+        """A finished game as ``seat`` saw it after ``step`` actions."""
+        with live.lock:
+            if not live.state.is_terminal():
+                raise WebError(409, "replay is for finished games; this one is still being played")
+            total = len(live.history) - 1
+            if not 0 <= step <= total:
+                raise WebError(400, f"'step' must be 0..{total}, got {step}")
+            st = live.history[step]
+            return {
+                "step": step, "total": total,
+                "action": live.stored.actions[step - 1] if step else None,
+                "observation": st.observation(seat),
+                "events": [{"at": step, "kind": e.kind, "text": e.text,
+                            "data": {k: v for k, v in e.data.items() if k in EVENT_KEYS}}
+                           for e in events_for_seat(st.events, seat)],
+            }
+
+    def odds(self, live: LiveGame, seat: int, action: str) -> dict[str, Any]:
+        """The exact odds of an attack action the seat may take now."""
+        with live.lock:
+            state = live.state
+            if state.to_move() != seat:
+                raise WebError(409, "it is not your decision now")
+            if action not in state.legal_actions():
+                raise WebError(422, f"{action!r} is not one of your legal actions now")
+            fn = extras.odds_for(live.game.id)
+            result = fn(state, action) if fn is not None else None
+        if result is None:
+            raise WebError(404, f"no odds for {action!r} in {live.game.id}")
+        return result
+
+    # ----------------------------------------------------------- actions
+    def act(self, live: LiveGame, seat: int, action: str, at: int | None) -> None:
+        """Apply ``seat``'s action; 409 if it is not its turn or ``at`` is stale, 422 if illegal."""
+        action = " ".join(action.split())
+        with live.lock:
+            if at is not None and at != live.version:
+                raise WebError(409, f"stale: you saw the game after {at} actions, it is now at {live.version}; "
+                                    "reload and decide again")
+            state = live.state
+            mover = state.to_move()
+            if mover is None:
+                raise WebError(409, "the game is over")
+            if mover != seat:
+                who = "the dice" if mover == CHANCE else live.seat_names()[mover]
+                raise WebError(409, f"it is not your turn: {who} to move")
+            legal = state.legal_actions()
+            if action not in legal:
+                shown = ", ".join(legal[:15]) + (" ..." if len(legal) > 15 else "")
+                raise WebError(422, f"illegal action {action!r}; legal now: {shown}")
+            self._commit(live, action)
+        self.notify(live)
+        self.schedule_ai(live)
+
+    def _commit(self, live: LiveGame, action: str) -> None:
+        """Apply and store one action (caller holds the lock): storage first, then memory."""
+        new = live.state.apply(action)
+        self.storage.append_action(live.stored.id, live.version, action, new.is_terminal())
+        live.history.append(new)
+        live.stored.actions.append(action)
+
+    def undo_check(self, live: LiveGame, seat: int) -> tuple[int | None, str]:
+        """Where undo for ``seat`` would go back to (``None``: refused) and a sentence saying so.
+
+        Only against computer players: back to ``seat``'s previous decision (taking back the
+        computer's answers to it too), never past a die roll or a card the seat was shown.
+        """
+        kinds = live.stored.seat_kinds
+        if any(k == HUMAN for i, k in enumerate(kinds) if i != seat):
+            return None, "undo is only possible against the AI"
+        n = live.version
+        h = live.history
+        back: int | None = None
+        for k in range(n - 1, -1, -1):
+            if any(rolled_dice(e) for e in h[k + 1].events):
+                return None, "cannot undo past a die roll"
+            if h[k].to_move() == seat:
+                back = k
+                break
+        if back is None:
+            return None, "nothing to undo yet"
+        for k in range(back, n):
+            if any(e.visible_to is not None and seat in e.visible_to for e in h[k + 1].events):
+                return None, "cannot undo past a card you were shown"
+        return back, f"take back {', '.join(live.stored.actions[back:])}"
+
+    def _undo_json(self, live: LiveGame, seat: int) -> dict[str, Any]:
+        back, why = self.undo_check(live, seat)
+        return {"possible": back is not None and not live.ai_running, "text": why}
+
+    def undo(self, live: LiveGame, seat: int) -> list[str]:
+        """Take back ``seat``'s last decision; returns the actions undone (409 if refused)."""
+        with live.lock:
+            if live.ai_running:
+                raise WebError(409, "the AI is thinking; undo when it is your move")
+            back, why = self.undo_check(live, seat)
+            if back is None:
+                raise WebError(409, why)
+            undone = live.stored.actions[back:]
+            self.storage.truncate_actions(live.stored.id, back)
+            del live.stored.actions[back:]
+            del live.history[back + 1:]
+        self.notify(live)
+        return undone
+
+    # ---------------------------------------------------------------- AI
+    def schedule_ai(self, live: LiveGame) -> None:
+        """Start the game's AI runner if a computer seat (or chance) is to move."""
+        if self.closed:
+            return
+        with live.lock:
+            if live.ai_running or not self._machine_to_move(live):
+                return
+            live.ai_running = True
+        self.pool.submit(self._run_ai, live)
+
+    def _machine_to_move(self, live: LiveGame) -> bool:
+        mover = live.state.to_move()
+        return mover == CHANCE or (mover is not None and mover in live.players)
+
+    def _run_ai(self, live: LiveGame) -> None:
+        try:
+            while not self.closed:
+                with live.lock:
+                    state, version = live.state, live.version
+                    mover = state.to_move()
+                    if mover is None or not self._machine_to_move(live):
+                        return
+                if mover == CHANCE:
+                    with live.lock:
+                        action = sample_chance(state.chance_outcomes(), self.chance_rng)
+                else:
+                    action = live.players[mover].choose(state, mover)  # outside the lock: may take a while
+                with live.lock:
+                    if live.version != version:
+                        continue  # undone meanwhile: decide again
+                    self._commit(live, action)
+                self.notify(live)
+        except Exception:
+            log.exception("AI runner of game %s failed", live.stored.id)
+        finally:
+            with live.lock:
+                live.ai_running = False
+            self.notify(live)
+
+    # ------------------------------------------------------------ notify
+    def notify(self, live: LiveGame) -> None:
+        for fn in list(self.listeners):
+            try:
+                fn(live.stored.id, live.version)
+            except Exception:
+                log.exception("listener failed")
+
+    def record_of(self, live: LiveGame) -> GameRecord:
+        s = live.stored
+        return GameRecord(s.ruleset, s.rules_version, s.scenario, s.seed, list(s.actions), dict(s.options))
+
+    def close(self) -> None:
+        self.closed = True
+        self.pool.shutdown(wait=False, cancel_futures=True)

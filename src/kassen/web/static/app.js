@@ -1,0 +1,432 @@
+// The page: the lobby, and the game screen that drives any game through the JSON API.
+// Per-game drawing lives in views/<name>.js (views/cc.js for the C&C boards,
+// views/generic.js for every other game).
+import {ApiError, api, diceRow, fill, h, sideClass} from "./common.js";
+
+const app = document.getElementById("app");
+const titleEl = document.getElementById("title");
+const liveEl = document.getElementById("live");
+const tooltipEl = document.getElementById("tooltip");
+const helpDlg = document.getElementById("help");
+document.getElementById("help-btn").addEventListener("click", () => helpDlg.showModal());
+
+// ---------------------------------------------------------------- my games
+const STORE_KEY = "kassen.games";
+const myGames = {
+  list() {
+    try { return JSON.parse(localStorage.getItem(STORE_KEY) || "[]"); } catch (e) { return []; }
+  },
+  save(list) { localStorage.setItem(STORE_KEY, JSON.stringify(list)); },
+  add(entry) {
+    const list = this.list().filter((g) => !(g.game_id === entry.game_id && g.token === entry.token));
+    list.unshift({...entry, added: Date.now()});
+    this.save(list.slice(0, 50));
+  },
+  forget(token) { this.save(this.list().filter((g) => g.token !== token)); },
+  token(gameId) { const e = this.list().find((g) => g.game_id === gameId); return e ? e.token : null; },
+};
+
+function showError(where, err) {
+  const msg = err instanceof ApiError || err instanceof Error ? err.message : String(err);
+  fill(where, h("div", {class: "error", role: "alert"}, msg));
+}
+
+// ------------------------------------------------------------------- lobby
+async function lobby() {
+  titleEl.textContent = "Lobby";
+  liveEl.textContent = "";
+  const errBox = h("div");
+  fill(app, h("div", {class: "lobby"}, errBox));
+  let cat;
+  try { cat = await api("/api/catalog"); } catch (e) { showError(errBox, e); return; }
+  const wrap = app.firstChild;
+
+  // quick start
+  const intro = cat.games.find((g) => g.id === "cc-samurai") || cat.games[0];
+  const quick = h("button", {class: "primary big", id: "quick-start", onclick: () => start(
+    intro.id, intro.default_scenario, ["human", ...intro.seats.slice(1).map(() => "greedy")])},
+  "Play a battle against the AI");
+  wrap.append(h("section", {class: "panel wide"},
+    h("h2", {}, "Kassen: Sengoku battles with every rule enforced"),
+    h("p", {}, "Start at once with the introductory battle (you command Red, the AI commands Blue), ",
+      "or set up any battle below. Every game is saved as it is played."),
+    quick));
+
+  // new game form
+  const gameSel = h("select", {id: "ruleset"}, ...cat.games.map((g) => h("option", {value: g.id}, g.name)));
+  const scenSel = h("select", {id: "scenario"});
+  const note = h("div", {class: "scen-note", id: "scenario-note"});
+  const seatsBox = h("div", {id: "seats"});
+  const links = h("div");
+  const createBtn = h("button", {class: "primary", id: "create"}, "Start this battle");
+  const cur = () => cat.games.find((g) => g.id === gameSel.value);
+  function fillScen() {
+    const g = cur();
+    fill(scenSel, ...g.scenarios.map((sc) => h("option", {value: sc.id},
+      sc.name + (sc.year ? ` (${sc.year})` : ""))));
+    scenSel.value = g.default_scenario || (g.scenarios[0] && g.scenarios[0].id) || "";
+    fillNote();
+  }
+  function fillNote() {
+    const g = cur();
+    const sc = g.scenarios.find((x) => x.id === scenSel.value);
+    const sides = sc ? sc.sides : g.seats;
+    fill(note, sc ? h("span", {}, sc.note || "", sc.banners ? ` Victory: ${sc.banners} banners.` : "") : "");
+    fill(seatsBox, ...g.seats.map((seat, i) => h("div", {class: "seat-row"},
+      h("span", {class: sideClass(seat)}, `${seat}${sides && sides[i] && sides[i] !== seat ? ` (${sides[i]})` : ""}`),
+      h("select", {"data-seat": i, "aria-label": `${seat} player`},
+        ...cat.players.map((p) => h("option", {value: p.id, selected: (i === 0 ? p.id === "human" : p.id === "greedy")},
+          p.id === "human" ? "Human" : `AI: ${p.text} (${p.id})`))))));
+  }
+  gameSel.addEventListener("change", fillScen);
+  scenSel.addEventListener("change", fillNote);
+  fillScen();
+  createBtn.addEventListener("click", () => start(gameSel.value, scenSel.value || null,
+    [...seatsBox.querySelectorAll("select")].map((x) => x.value), links));
+  wrap.append(h("section", {class: "panel"}, h("h2", {}, "New battle"),
+    h("label", {for: "ruleset"}, "Game"), gameSel,
+    h("label", {for: "scenario"}, "Battle"), scenSel, note,
+    h("label", {}, "Seats"), seatsBox, h("p", {}, createBtn), links));
+
+  // join
+  const joinIn = h("input", {type: "text", id: "join-link", placeholder: "paste the link you were sent"});
+  const joinErr = h("div");
+  wrap.append(h("section", {class: "panel"}, h("h2", {}, "Join by link"), joinIn,
+    h("p", {}, h("button", {onclick: () => {
+      const m = /\/game\/([0-9a-f]+)#(.+)$/.exec(joinIn.value.trim());
+      if (!m) { showError(joinErr, "That is not a game link: it looks like …/game/<id>#<token>"); return; }
+      location.href = `/game/${m[1]}#${m[2]}`;
+    }}, "Join")), joinErr));
+
+  // my games
+  const tbody = h("tbody");
+  wrap.append(h("section", {class: "panel wide"}, h("h2", {}, "My games"),
+    h("table", {class: "mygames"}, h("thead", {}, h("tr", {}, h("th", {}, "Battle"), h("th", {}, "You"),
+      h("th", {}, "State"), h("th", {}, ""))), tbody)));
+  const mine = myGames.list();
+  if (!mine.length) tbody.append(h("tr", {}, h("td", {colspan: 4, class: "muted"}, "No games yet on this browser.")));
+  for (const g of mine) {
+    const state = h("td", {class: "muted"}, "…");
+    tbody.append(h("tr", {}, h("td", {}, g.title || g.game_id), h("td", {class: sideClass(g.seat_name)}, g.seat_name || ""),
+      state, h("td", {}, h("a", {href: `/game/${g.game_id}#${g.token}`}, "Resume"), " ",
+        h("button", {onclick: () => { myGames.forget(g.token); lobby(); }}, "Forget"))));
+    api(`/api/games/${g.game_id}?since=999999`, {token: g.token}).then((v) => {
+      state.textContent = v.result ? (v.result.winner_name ? `${v.result.winner_name} won` : "draw")
+        : v.your_turn ? "your move" : `${v.to_move_name || "…"} to move`;
+    }).catch((e) => { state.textContent = e.message; });
+  }
+
+  async function start(ruleset, scenario, seats, linksBox) {
+    try {
+      const g = await api("/api/games", {method: "POST", body: {ruleset, scenario, seats}});
+      const humans = g.seats.filter((x) => x.kind === "human");
+      const title = `${cat.games.find((x) => x.id === ruleset).name}: ${scenario || "introductory battle"}`;
+      for (const x of humans.slice(0, 1)) myGames.add({game_id: g.game_id, token: x.token, seat_name: x.name, title});
+      if (humans.length <= 1 || !linksBox) {
+        const me = humans[0] || g.seats[0];
+        location.href = me.url;
+        return;
+      }
+      fill(linksBox, h("h3", {}, "Send each player their link (keep yours secret)"),
+        h("ul", {class: "links"}, ...humans.map((x) => h("li", {},
+          h("b", {class: sideClass(x.name)}, x.name), ": ",
+          h("a", {href: x.url, class: "seat-link"}, new URL(x.url, location.href).href)))),
+        h("button", {class: "primary", onclick: () => { location.href = humans[0].url; }}, `Play ${humans[0].name} here`));
+    } catch (e) { showError(linksBox || errBox, e); }
+  }
+}
+
+// -------------------------------------------------------------- game screen
+class GameScreen {
+  constructor(gameId, token) {
+    this.gameId = gameId;
+    this.token = token;
+    this.v = null;
+    this.log = [];
+    this.viewMod = null;
+    this.pending = null; // attack proposed, waiting for confirmation
+    this.replayStep = null;
+    this.busy = false;
+    this.showLog = true;
+  }
+
+  async start() {
+    fill(app, h("p", {class: "loading"}, "Loading the battle…"));
+    try { await this.load(true); } catch (e) { showError(app, e); this.addLobbyLink(); return; }
+    myGames.add({game_id: this.gameId, token: this.token, seat_name: this.v.seat_name,
+      title: `${this.v.game_name}: ${this.v.scenario_name || ""}`});
+    this.connect();
+    document.addEventListener("keydown", (e) => this.key(e));
+  }
+
+  addLobbyLink() { app.append(h("p", {}, h("a", {href: "/"}, "Back to the lobby"))); }
+
+  connect() {
+    const es = new EventSource(`/api/games/${this.gameId}/events?token=${encodeURIComponent(this.token)}`);
+    es.onopen = () => { liveEl.textContent = "● live"; };
+    es.onerror = () => { liveEl.textContent = "○ reconnecting"; };
+    es.onmessage = (m) => {
+      let d = {};
+      try { d = JSON.parse(m.data); } catch (e) { return; }
+      if (!this.v || d.version !== this.v.version || d.ai_thinking !== this.v.ai_thinking) this.load(false);
+    };
+    this.es = es;
+  }
+
+  async load(full) {
+    const since = full || !this.v ? 0 : this.v.version + 1;
+    const v = await api(`/api/games/${this.gameId}?since=${since}`, {token: this.token});
+    this.apply(v);
+  }
+
+  apply(v) {
+    if (v.log_since === 0) this.log = v.log;
+    else this.log = this.log.filter((e) => e.at < v.log_since).concat(v.log);
+    const changed = !this.v || this.v.version !== v.version;
+    this.v = v;
+    if (changed) this.pending = null;
+    this.render();
+  }
+
+  async act(action) {
+    if (this.busy) return;
+    if (/^(attack|fire) /.test(action) && this.pending !== action) { this.propose(action); return; }
+    this.busy = true;
+    this.pending = null;
+    try {
+      const v = await api(`/api/games/${this.gameId}/actions?since=${this.v.version + 1}`,
+        {method: "POST", token: this.token, body: {action, at: this.v.version}});
+      this.apply(v);
+    } catch (e) {
+      if (e.status === 409) await this.load(true).catch(() => {});
+      this.flash(e.message);
+    } finally { this.busy = false; }
+  }
+
+  async propose(action) {
+    this.pending = action;
+    fill(this.oddsBox, h("p", {class: "muted"}, `Odds of ${action}…`));
+    this.oddsBox.hidden = false;
+    let o = null;
+    try { o = await api(`/api/games/${this.gameId}/odds?action=${encodeURIComponent(action)}`, {token: this.token}); }
+    catch (e) { o = null; }
+    if (this.pending !== action) return;
+    const rows = o ? Object.entries(o.hits).map(([k, p]) => h("tr", {},
+      h("td", {}, `${k} hit${k === "1" ? "" : "s"}`), h("td", {}, `${(p * 100).toFixed(1)}%`),
+      h("td", {}, h("span", {class: "bar", style: `width:${Math.round(p * 120)}px`})))) : [];
+    fill(this.oddsBox, 
+      h("h3", {}, o ? `${o.kind === "close" ? "Attack" : "Fire"}: ${o.attacker.name} (${o.attacker.hex}) → ${o.defender.name} (${o.defender.hex})` : action),
+      o ? h("p", {}, `${o.dice} ${o.dice === 1 ? "die" : "dice"}; at least one hit ${(o.p_hit * 100).toFixed(0)}%, `,
+        `eliminates the ${o.defender.blocks}-block unit ${(o.p_eliminated * 100).toFixed(1)}%, expected hits ${o.expected_hits.toFixed(2)}`) : h("p", {}, "No odds for this action."),
+      o ? h("table", {}, ...rows) : null,
+      o ? h("p", {class: "muted"}, `Odds ${o.note}.`) : null,
+      h("div", {class: "actions"},
+        h("button", {class: "primary", id: "confirm-attack", onclick: () => this.act(action)}, "Attack! (Enter)"),
+        h("button", {onclick: () => this.cancel()}, "Cancel (Esc)")));
+    document.body.dataset.pending = action;
+  }
+
+  cancel() {
+    this.pending = null;
+    document.body.dataset.pending = "";
+    if (this.oddsBox) this.oddsBox.hidden = true;
+    if (this.view && this.view.cancel) this.view.cancel();
+  }
+
+  async undo() {
+    if (!this.v || !this.v.undo.possible) { if (this.v) this.flash(this.v.undo.text); return; }
+    try {
+      const v = await api(`/api/games/${this.gameId}/undo`, {method: "POST", token: this.token});
+      this.apply(v);
+      this.flash(`Undone: ${v.undone.join(", ")}`, true);
+    } catch (e) { this.flash(e.message); }
+  }
+
+  flash(msg, ok = false) {
+    if (!this.msgBox) return;
+    fill(this.msgBox, h("div", {class: ok ? "panel" : "error", role: "alert"}, msg));
+    clearTimeout(this.msgTimer);
+    this.msgTimer = setTimeout(() => fill(this.msgBox, ), 6000);
+  }
+
+  key(e) {
+    if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+    if (helpDlg.open) return;
+    if (e.key === "?") { helpDlg.showModal(); e.preventDefault(); return; }
+    if (e.key === "Escape") { this.cancel(); return; }
+    if (e.key === "Enter" && this.pending) { e.preventDefault(); this.act(this.pending); return; }
+    if (e.key === "u") { this.undo(); return; }
+    if (e.key === "l") { this.showLog = !this.showLog; this.render(); return; }
+    if (/^[1-9]$/.test(e.key) && this.numbered) {
+      const a = this.numbered[Number(e.key) - 1];
+      if (a) this.act(a);
+    }
+  }
+
+  async ensureView(name) {
+    if (!this.viewMod || this.viewName !== name) {
+      this.viewMod = await import(`./views/${name}.js`);
+      this.viewName = name;
+    }
+    return this.viewMod;
+  }
+
+  async render() {
+    const v = this.v;
+    const mod = await this.ensureView(v.view);
+    titleEl.textContent = `${v.game_name}: ${v.scenario_name || ""} — you are ${v.seat_name}`;
+    document.body.dataset.version = String(v.version);
+    document.body.dataset.yourTurn = String(v.your_turn);
+    document.body.dataset.pending = this.pending || "";
+    if (!this.root) this.build(mod);
+    // status
+    const pend = v.observation && v.observation.pending;
+    const react = v.your_turn && v.actions.some((a) => a.action.startsWith("dragon ") || a.action === "first-strike");
+    const status = [];
+    if (v.result) {
+      status.push(h("span", {class: "result", id: "result"},
+        v.result.winner_name ? `${v.result.winner_name} wins (${v.result.reason})` : `Draw (${v.result.reason})`,
+        v.result.winner === v.seat ? " — Victory!" : v.result.winner !== null ? " — Defeat." : ""));
+    } else if (v.your_turn) {
+      status.push(h("span", {class: `prompt mine${react ? " react" : ""}`, id: "prompt"}, v.prompt || "Your move"));
+    } else {
+      status.push(h("span", {class: "prompt", id: "prompt"},
+        v.ai_thinking ? `${v.to_move_name} (AI) is thinking… ` : `Waiting for ${v.to_move_name || "…"}: `,
+        h("span", {class: "muted"}, v.prompt || (pend && pend.prompt) || "")));
+    }
+    status.push(h("button", {id: "undo", disabled: !v.undo.possible, title: v.undo.text,
+      onclick: () => this.undo()}, "Undo (u)"));
+    const lastRoll = [...this.log].reverse().find((e) => Array.isArray(e.data.faces));
+    if (lastRoll) status.push(h("span", {class: "lastroll", id: "last-roll"}, "Last roll:", diceRow(lastRoll.data.faces)));
+    fill(this.statusBox, ...status);
+
+    // the view draws the board and cards
+    const replaying = this.replayStep !== null;
+    const obs = replaying ? this.replayObs : v.observation;
+    const actions = replaying ? [] : v.actions.map((a) => a.action);
+    this.view.render({obs, actions, view: v, replaying});
+
+    // actions panel
+    const claimed = replaying ? new Set() : this.view.claims(actions);
+    const buttons = v.actions.filter((a) => !claimed.has(a.action));
+    this.numbered = buttons.slice(0, 9).map((a) => a.action);
+    const groups = new Map();
+    for (const a of buttons) {
+      const k = a.action.split(" ")[0];
+      if (!groups.has(k)) groups.set(k, []);
+      groups.get(k).push(a);
+    }
+    const btn = (a) => {
+      const i = this.numbered.indexOf(a.action);
+      return h("button", {"data-action": a.action, onclick: () => this.act(a.action)},
+        i >= 0 ? h("span", {class: "num"}, String(i + 1)) : null,
+        (this.view.label && this.view.label(a.action)) || a.text || a.action);
+    };
+    const items = [];
+    for (const [k, list] of groups) {
+      if (list.length > 12) items.push(h("details", {}, h("summary", {}, `${k} … (${list.length})`), h("div", {}, ...list.map(btn))));
+      else items.push(...list.map(btn));
+    }
+    const all = actions.length && claimed.size ? h("details", {class: "all-actions"},
+      h("summary", {}, `All ${actions.length} legal actions`), h("div", {}, ...v.actions.map(btn))) : null;
+    fill(this.actionsBox, 
+      h("h2", {}, v.your_turn ? "Your decision" : "Actions"),
+      v.your_turn ? (this.view.hint ? h("p", {class: "muted"}, this.view.hint(actions)) : null)
+        : h("p", {class: "muted"}, v.result ? "The battle is over." : "Not your move: the board updates by itself."),
+      h("div", {class: "actions", id: "actions"}, ...items), all);
+    this.oddsBox.hidden = !this.pending;
+
+    // log
+    this.logBox.hidden = !this.showLog;
+    const logItems = [];
+    for (const e of this.log) {
+      const cls = e.kind === "turn" ? "turn" : Array.isArray(e.data.faces) ? "roll"
+        : ["banner", "victory", "eliminated", "leader_killed", "seppuku"].includes(e.kind) ? "big-event" : "";
+      logItems.push(h("p", {class: cls, "data-kind": e.kind}, e.text, Array.isArray(e.data.faces) ? diceRow(e.data.faces) : null));
+    }
+    const scroll = this.logList.scrollTop + this.logList.clientHeight >= this.logList.scrollHeight - 20;
+    fill(this.logList, ...logItems);
+    if (scroll || !this.logScrolled) { this.logList.scrollTop = this.logList.scrollHeight; this.logScrolled = true; }
+
+    // replay
+    if (v.result) this.renderReplay(); else this.replayBox.hidden = true;
+  }
+
+  build(mod) {
+    this.statusBox = h("div", {class: "panel status", id: "status"});
+    this.msgBox = h("div", {id: "messages"});
+    this.mainBox = h("div", {id: "view-main"});
+    this.sideBox = h("div", {id: "view-side"});
+    this.actionsBox = h("div", {class: "panel", id: "actions-panel"});
+    this.oddsBox = h("div", {class: "panel odds", id: "odds", hidden: true});
+    this.logList = h("div", {class: "log", id: "log", "aria-live": "polite"});
+    this.logBox = h("div", {class: "panel"}, h("h2", {}, "Battle log"), this.logList);
+    this.replayBox = h("div", {class: "panel", id: "replay", hidden: true});
+    this.root = h("div", {class: "game"},
+      h("section", {}, this.statusBox, this.msgBox, this.mainBox),
+      h("aside", {}, this.actionsBox, this.oddsBox, this.sideBox, this.replayBox, this.logBox));
+    fill(app, this.root);
+    const screen = this;
+    this.view = mod.create({
+      main: this.mainBox, side: this.sideBox,
+      act: (a) => screen.act(a),
+      tooltip: {
+        show(content, ev) {
+          fill(tooltipEl, content);
+          tooltipEl.hidden = false;
+          const x = Math.min(ev.clientX + 14, window.innerWidth - 290);
+          const y = Math.min(ev.clientY + 14, window.innerHeight - tooltipEl.offsetHeight - 8);
+          tooltipEl.style.left = `${x}px`;
+          tooltipEl.style.top = `${y}px`;
+        },
+        hide() { tooltipEl.hidden = true; },
+      },
+      reference: api(`/api/games/${this.gameId}/reference`, {token: this.token}).catch(() => ({})),
+      rerender: () => screen.render(),
+    });
+  }
+
+  renderReplay() {
+    const total = this.v.version;
+    const step = this.replayStep === null ? total : this.replayStep;
+    const slider = h("input", {type: "range", min: 0, max: total, value: step, id: "replay-step",
+      "aria-label": "replay step", oninput: (e) => this.goto(Number(e.target.value))});
+    this.replayBox.hidden = false;
+    fill(this.replayBox, h("h2", {}, "Replay"),
+      h("div", {class: "replay"},
+        h("button", {onclick: () => this.goto(0)}, "⏮"),
+        h("button", {id: "replay-prev", onclick: () => this.goto(Math.max(0, step - 1))}, "◀"),
+        slider,
+        h("button", {id: "replay-next", onclick: () => this.goto(Math.min(total, step + 1))}, "▶"),
+        h("button", {onclick: () => { this.replayStep = null; this.render(); }}, "⏭")),
+      h("p", {class: "muted", id: "replay-info"}, this.replayStep === null ? `Final position (${total} actions)`
+        : `After action ${step} of ${total}${this.replayAction ? `: ${this.replayAction}` : ""}`),
+      this.replayEvents ? h("div", {class: "log"}, ...this.replayEvents.map((e) => h("p", {}, e.text,
+        Array.isArray(e.data.faces) ? diceRow(e.data.faces) : null))) : null);
+  }
+
+  async goto(step) {
+    try {
+      const r = await api(`/api/games/${this.gameId}/replay?step=${step}`, {token: this.token});
+      this.replayStep = r.step;
+      this.replayObs = r.observation;
+      this.replayAction = r.action;
+      this.replayEvents = r.events;
+      this.render();
+    } catch (e) { this.flash(e.message); }
+  }
+}
+
+// ------------------------------------------------------------------ routing
+const m = /^\/game\/([0-9a-f]+)\/?$/.exec(location.pathname);
+if (m) {
+  const token = decodeURIComponent(location.hash.slice(1)) || myGames.token(m[1]);
+  if (!token) {
+    showError(app, "This link has no seat token. Use the full link you were given (it ends in #…).");
+  } else {
+    if (!location.hash) history.replaceState(null, "", `${location.pathname}#${token}`);
+    new GameScreen(m[1], token).start();
+  }
+} else {
+  lobby();
+}

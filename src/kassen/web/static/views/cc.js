@@ -1,0 +1,386 @@
+// The Commands & Colors hex battlefield (cc-samurai, cc-samurai-zvezda) as SVG, the player's
+// Command and Dragon cards, and the standing. Drawn from the observation alone.
+import {fill, h, hexesOf, s, sideClass} from "../common.js";
+
+const R = 30;                       // hex radius
+const W = Math.sqrt(3) * R;         // hex width
+const PADX = 24, PADY = 22;
+const MAXX = 24, ROWS = 11;
+const BW = PADX * 2 + MAXX * W / 2;
+const BH = PADY * 2 + 2 * R + (ROWS - 1) * 1.5 * R;
+
+const TERRAIN = {
+  countryside: {fill: "#e3dcb8", name: "countryside"},
+  forest: {fill: "#9fc48a", name: "forest"},
+  hill: {fill: "#d9b77a", name: "hill"},
+  river: {fill: "#7fb2de", name: "river"},
+  ford: {fill: "#a9cbe6", name: "ford"},
+  bridge: {fill: "#c9c1ad", name: "bridge"},
+  building: {fill: "#d8b9a4", name: "building"},
+  field: {fill: "#e6dc8c", name: "field"},
+  fence: {fill: "#e3dcb8", name: "fence"},
+  palisade: {fill: "#d6c19c", name: "palisade"},
+  ravine: {fill: "#c2a789", name: "ravine"},
+  castle: {fill: "#bdbdbd", name: "castle"},
+  tent: {fill: "#e4cfe6", name: "command tent"},
+};
+const SIDE_FILL = {red: "#b3342b", blue: "#2a5db0"};
+const SYMBOL_FILL = {square: "#b3342b", triangle: "#2a5db0", circle: "#2f7d3a", swords: "#444"};
+const LEADER_TEXT = {foot: "Foot Leader", mounted: "Mounted Leader", commander: "Army Commander"};
+
+function parseHex(name) {
+  const m = /^([A-Y])([0-9]{1,2})$/.exec(name);
+  return m ? [m[1].charCodeAt(0) - 65, Number(m[2])] : null;
+}
+
+function terrainIcon(slug) {
+  const g = [];
+  const dark = "#4b3b22";
+  switch (slug) {
+    case "forest":
+      for (const [dx, dy] of [[-9, 2], [0, -6], [9, 2]]) {
+        g.push(s("polygon", {points: `${dx},${dy - 9} ${dx - 7},${dy + 5} ${dx + 7},${dy + 5}`, fill: "#2f6b2a"}));
+        g.push(s("rect", {x: dx - 1.2, y: dy + 5, width: 2.4, height: 3.5, fill: dark}));
+      }
+      break;
+    case "hill":
+      g.push(s("path", {d: "M-16,7 Q0,-14 16,7", fill: "none", stroke: "#8a5d1e", "stroke-width": 3}));
+      g.push(s("path", {d: "M-9,7 Q0,-4 9,7", fill: "none", stroke: "#8a5d1e", "stroke-width": 2}));
+      break;
+    case "river": case "ford":
+      for (const dy of [-5, 3]) {
+        g.push(s("path", {d: `M-15,${dy} q5,-5 10,0 t10,0 t10,0`, fill: "none", stroke: "#1f5d99", "stroke-width": 2.2}));
+      }
+      if (slug === "ford") g.push(s("path", {d: "M-12,10 h24", stroke: "#6b5a3a", "stroke-width": 2.5, "stroke-dasharray": "3 3"}));
+      break;
+    case "bridge":
+      g.push(s("rect", {x: -14, y: -6, width: 28, height: 12, fill: "#8c6b43", stroke: dark}));
+      for (const x of [-8, -2, 4, 10]) g.push(s("line", {x1: x, y1: -6, x2: x, y2: 6, stroke: dark}));
+      break;
+    case "building":
+      g.push(s("polygon", {points: "-12,-1 0,-12 12,-1", fill: "#7a3b23"}));
+      g.push(s("rect", {x: -9, y: -1, width: 18, height: 11, fill: "#efe3cf", stroke: dark}));
+      break;
+    case "field":
+      for (const y of [-8, -3, 2, 7]) g.push(s("line", {x1: -13, y1: y, x2: 13, y2: y, stroke: "#a48a1e", "stroke-width": 1.6}));
+      break;
+    case "fence":
+      g.push(s("line", {x1: -15, y1: 0, x2: 15, y2: 0, stroke: dark, "stroke-width": 2}));
+      for (const x of [-12, -4, 4, 12]) g.push(s("line", {x1: x, y1: -6, x2: x, y2: 6, stroke: dark, "stroke-width": 2}));
+      break;
+    case "palisade":
+      for (const x of [-12, -6, 0, 6, 12]) g.push(s("polygon", {points: `${x - 2.5},8 ${x - 2.5},-5 ${x},-10 ${x + 2.5},-5 ${x + 2.5},8`, fill: "#7a5330"}));
+      break;
+    case "ravine":
+      g.push(s("path", {d: "M-15,-4 l5,8 l5,-8 l5,8 l5,-8 l5,8", fill: "none", stroke: "#5d3d1f", "stroke-width": 2.2}));
+      break;
+    case "castle":
+      g.push(s("path", {d: "M-12,9 v-14 h4 v4 h4 v-4 h4 v4 h4 v-4 h4 v14 z", fill: "#7d7d7d", stroke: "#3b3b3b"}));
+      break;
+    case "tent":
+      g.push(s("polygon", {points: "0,-12 -13,8 13,8", fill: "#8a3c8f"}));
+      g.push(s("polygon", {points: "0,-2 -4,8 4,8", fill: "#f2e6f3"}));
+      break;
+    default:
+      break;
+  }
+  return g;
+}
+
+function symbolShape(symbol, x, y, r) {
+  const fill = SYMBOL_FILL[symbol] || "#444";
+  if (symbol === "square") return s("rect", {x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill, stroke: "#fff", "stroke-width": 1.2});
+  if (symbol === "triangle") return s("polygon", {points: `${x},${y - r * 1.1} ${x - r * 1.1},${y + r * 0.9} ${x + r * 1.1},${y + r * 0.9}`, fill, stroke: "#fff", "stroke-width": 1.2});
+  return s("circle", {cx: x, cy: y, r, fill, stroke: "#fff", "stroke-width": 1.2});
+}
+
+function leaderBadge(kind, x, y, side) {
+  return s("g", {class: "leader"},
+    s("circle", {cx: x, cy: y, r: 8.5, fill: "#f3d36b", stroke: SIDE_FILL[side] || "#333", "stroke-width": 2.2}),
+    s("text", {x, y: y + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#3b2a05"},
+      kind === "mounted" ? "M" : kind === "commander" ? "C" : "L"));
+}
+
+export function create(ctx) {
+  let selected = null;
+  let last = null;
+  let ref = {};
+  ctx.reference.then((r) => { ref = r || {}; });
+  const svgWrap = h("div", {class: "board-wrap"});
+  const legend = h("div", {class: "legend", id: "legend"});
+  const hand = h("div", {class: "panel", id: "hand"});
+  ctx.main.append(h("div", {class: "panel"}, svgWrap, legend), hand);
+  const standing = h("div", {class: "panel", id: "standing"});
+  ctx.side.append(standing);
+  let menu = null;
+  const svg = s("svg", {class: "board", id: "board", viewBox: `0 0 ${BW.toFixed(0)} ${BH.toFixed(0)}`, role: "img",
+    "aria-label": "battlefield"});
+  svg.addEventListener("click", () => { closeMenu(); if (selected) { selected = null; draw(); } });
+  svgWrap.append(svg);
+
+  function closeMenu() { if (menu) { menu.remove(); menu = null; } }
+
+  function openMenu(options, ev) {
+    closeMenu();
+    const rect = svgWrap.getBoundingClientRect();
+    menu = h("div", {class: "menu", id: "hex-menu", style: `left:${Math.min(ev.clientX - rect.left, rect.width - 180)}px;top:${ev.clientY - rect.top}px`},
+      ...options.map((a) => h("button", {"data-action": a, onclick: () => { closeMenu(); selected = null; ctx.act(a); }}, a)),
+      h("button", {onclick: () => closeMenu()}, "Cancel"));
+    svgWrap.append(menu);
+  }
+
+  function index(actions) {
+    const two = new Map();
+    const one = new Map();
+    for (const a of actions) {
+      const hx = hexesOf(a);
+      if (hx.length >= 2) {
+        if (!two.has(hx[0])) two.set(hx[0], []);
+        two.get(hx[0]).push({action: a, dst: hx[1], verb: a.split(" ")[0]});
+      } else if (hx.length === 1) {
+        if (!one.has(hx[0])) one.set(hx[0], []);
+        one.get(hx[0]).push(a);
+      }
+    }
+    return {two, one};
+  }
+
+  function click(name, ev) {
+    if (!last || last.replaying) return;
+    const {two, one} = index(last.actions);
+    closeMenu();
+    if (selected && two.has(selected)) {
+      const opts = two.get(selected).filter((t) => t.dst === name).map((t) => t.action);
+      if (opts.length === 1) { const a = opts[0]; if (!/^(attack|fire) /.test(a)) selected = null; ctx.act(a); draw(); return; }
+      if (opts.length > 1) { openMenu(opts, ev); return; }
+    }
+    if (two.has(name)) {
+      selected = selected === name ? null : name;
+      draw();
+      if (selected && one.has(name)) openMenu(one.get(name), ev);
+      return;
+    }
+    if (one.has(name)) {
+      const opts = one.get(name);
+      selected = null;
+      if (opts.length === 1 && /^(order|retreat|hit|bonus) /.test(opts[0])) ctx.act(opts[0]);
+      else openMenu(opts, ev);
+      draw();
+      return;
+    }
+    selected = null;
+    draw();
+  }
+
+  function unitCard(u, ter) {
+    const r = (ref.units || {})[u.type] || {};
+    const tname = (TERRAIN[ter] || {name: ter}).name;
+    const ranged = r.ranged && Object.keys(r.ranged).length
+      ? Object.entries(r.ranged).map(([d, n]) => `${d} hex: ${n}`).join(", ") : "none";
+    return h("div", {},
+      h("b", {class: sideClass(u.side)}, `${u.side} ${r.name || u.type}`), ` (${u.type})`,
+      h("div", {}, `Blocks ${u.blocks}/${r.blocks || "?"} · symbol ${u.symbol} · ${r.class || ""}`),
+      h("div", {}, `Move ${r.move ?? "?"}, battle after moving: ${r.battle_move ? `up to ${r.battle_move}` : "no"}`),
+      h("div", {}, `Close combat dice: ${r.close ?? "?"} · ranged: ${ranged}`),
+      u.leader ? h("div", {}, `With a ${LEADER_TEXT[u.leader] || "Leader"}`) : null,
+      h("div", {}, `On ${tname} (${u.hex})`),
+      r.notes ? h("div", {class: "muted"}, r.notes) : null);
+  }
+
+  function draw() {
+    if (!last) return;
+    const obs = last.obs;
+    const board = obs.board || {};
+    const flip = obs.you && obs.bottom && obs.you !== obs.bottom;
+    const X = (x) => PADX + (flip ? MAXX - x : x) * W / 2;
+    const Y = (row) => PADY + R + (flip ? row - 1 : ROWS - row) * 1.5 * R;
+    const {two, one} = index(last.replaying ? [] : last.actions);
+    const targets = new Map();
+    if (selected && two.has(selected)) for (const t of two.get(selected)) targets.set(t.dst, t.verb);
+    else selected = null;
+    const ordered = new Set((obs.orders || []).map((o) => o.split(" ")[0]));
+    const objectives = new Set((obs.objectives || []).flatMap((o) => o.hexes || []));
+    const units = new Map((board.units || []).map((u) => [u.hex, u]));
+    const leaders = new Map((board.leaders || []).map((l) => [l.hex, l]));
+    const terrain = board.terrain || {};
+    const tents = Object.fromEntries(Object.entries(board.tents || {}).map(([side, hx]) => [hx, side]));
+    const pts = Array.from({length: 6}, (_, k) => {
+      const a = Math.PI / 180 * (60 * k - 90);
+      return `${(R * Math.cos(a)).toFixed(2)},${(R * Math.sin(a)).toFixed(2)}`;
+    }).join(" ");
+    fill(svg);
+    svg.append(s("defs", {}, s("clipPath", {id: "board-clip"},
+      s("rect", {x: X(flip ? MAXX : 0), y: 0, width: MAXX * W / 2, height: BH}))));
+    const hexLayer = s("g", {"clip-path": "url(#board-clip)"});
+    const pieceLayer = s("g", {"clip-path": "url(#board-clip)"});
+    svg.append(hexLayer, pieceLayer);
+    const used = new Set();
+    for (let row = 1; row <= ROWS; row++) {
+      const xs = [];
+      for (let x = (row % 2 === 1 ? 1 : 0); x <= MAXX; x += 2) xs.push(x);
+      for (const x of xs) {
+        const name = String.fromCharCode(65 + x) + row;
+        const ter = terrain[name] || "countryside";
+        used.add(ter);
+        const cx = X(x), cy = Y(row);
+        let cls = "hex";
+        const verb = targets.get(name);
+        if (name === selected) cls += " hl-selected";
+        else if (verb === "attack" || verb === "fire") cls += " hl-attack";
+        else if (verb) cls += " hl-move";
+        else if (!selected && two.has(name)) cls += " hl-source";
+        else if (!selected && one.has(name)) cls += " hl-target";
+        const clickable = two.has(name) || one.has(name) || verb;
+        if (clickable) cls += " click";
+        const g = s("g", {transform: `translate(${cx.toFixed(1)},${cy.toFixed(1)})`, "data-hex": name,
+          class: clickable ? "hexg click" : "hexg"});
+        g.append(s("polygon", {points: pts, class: cls, fill: (TERRAIN[ter] || {fill: "#ccc"}).fill}));
+        if (verb && verb !== "attack" && verb !== "fire") g.append(s("polygon", {points: pts, fill: "#2fbf4f", "fill-opacity": 0.35, "pointer-events": "none"}));
+        if (verb === "attack" || verb === "fire") g.append(s("polygon", {points: pts, fill: "#e0301e", "fill-opacity": 0.25, "pointer-events": "none"}));
+        if (tents[name]) g.append(s("polygon", {points: pts, fill: "none", stroke: SIDE_FILL[tents[name]], "stroke-width": 3, "stroke-dasharray": "2 3", transform: "scale(0.86)"}));
+        if (objectives.has(name)) g.append(s("polygon", {points: pts, fill: "none", stroke: "#d89b16", "stroke-width": 3, transform: "scale(0.92)"}));
+        const icon = s("g", {transform: units.has(name) || leaders.has(name) ? "translate(0,-17) scale(0.55)" : "translate(0,-2)"}, ...terrainIcon(ter));
+        g.append(icon);
+        g.append(s("text", {x: 0, y: R - 6, "text-anchor": "middle", "font-size": 8, fill: "#6b6358"}, name));
+        g.append(s("title", {}, `${name}: ${(TERRAIN[ter] || {name: ter}).name}${tents[name] ? ` (${tents[name]} command tent)` : ""}${objectives.has(name) ? " — objective" : ""}`));
+        g.addEventListener("click", (ev) => { ev.stopPropagation(); click(name, ev); });
+        hexLayer.append(g);
+        const u = units.get(name);
+        if (u) {
+          const ug = s("g", {class: "unit", "data-unit": u.type, "data-hex": name, "data-side": u.side,
+            transform: `translate(${cx.toFixed(1)},${(cy + 3).toFixed(1)})`, style: "pointer-events:visiblePainted"});
+          ug.append(s("rect", {x: -20, y: -13, width: 40, height: 27, rx: 5, fill: SIDE_FILL[u.side] || "#555",
+            class: ordered.has(name) ? "ordered" : "", stroke: ordered.has(name) ? "#fff" : "#222", "stroke-width": ordered.has(name) ? 3 : 1}));
+          ug.append(symbolShape(u.symbol, -11, -4, 5));
+          ug.append(s("text", {x: 5, y: 0, "text-anchor": "middle", "font-size": u.type.length > 3 ? 8.5 : 10.5,
+            "font-weight": 700, fill: "#fff"}, u.type));
+          for (let b = 0; b < u.blocks; b++) ug.append(s("rect", {x: -15 + b * 8, y: 5, width: 6, height: 5, fill: "#fff", rx: 1}));
+          if (u.leader) ug.append(leaderBadge(u.leader, 18, -13, u.side));
+          ug.addEventListener("mousemove", (ev) => ctx.tooltip.show(unitCard(u, terrain[name] || "countryside"), ev));
+          ug.addEventListener("mouseleave", () => ctx.tooltip.hide());
+          ug.addEventListener("click", (ev) => { ev.stopPropagation(); ctx.tooltip.hide(); click(name, ev); });
+          pieceLayer.append(ug);
+        } else if (leaders.has(name)) {
+          const l = leaders.get(name);
+          const lg = s("g", {class: "unit", "data-leader": l.kind, "data-hex": name, transform: `translate(${cx.toFixed(1)},${cy.toFixed(1)})`},
+            leaderBadge(l.kind, 0, 0, l.side));
+          lg.setAttribute("transform", `translate(${cx.toFixed(1)},${cy.toFixed(1)}) scale(1.5)`);
+          lg.addEventListener("mousemove", (ev) => ctx.tooltip.show(h("div", {}, h("b", {class: sideClass(l.side)}, `${l.side} ${LEADER_TEXT[l.kind] || "Leader"}`), ` alone at ${name}`), ev));
+          lg.addEventListener("mouseleave", () => ctx.tooltip.hide());
+          lg.addEventListener("click", (ev) => { ev.stopPropagation(); click(name, ev); });
+          pieceLayer.append(lg);
+        }
+      }
+    }
+    // section lines and labels
+    for (const x of [8, 16]) {
+      svg.append(s("line", {x1: X(x), y1: PADY - 4, x2: X(x), y2: BH - PADY + 4, stroke: "#5a4a3a", "stroke-width": 1.5, "stroke-dasharray": "6 5", "pointer-events": "none"}));
+    }
+    for (let x = 0; x <= MAXX; x++) {
+      svg.append(s("text", {x: X(x), y: 14, "text-anchor": "middle", "font-size": 10, fill: "#6b6358"}, String.fromCharCode(65 + x)));
+    }
+    for (let row = 1; row <= ROWS; row++) {
+      svg.append(s("text", {x: 4, y: Y(row) + 4, "font-size": 10, fill: "#6b6358"}, String(row)));
+    }
+    const secs = flip ? ["right", "center", "left"] : ["left", "center", "right"];
+    [4, 12, 20].forEach((x, i) => svg.append(s("text", {x: X(x), y: BH - 5, "text-anchor": "middle", "font-size": 10, fill: "#5a4a3a"}, `${secs[i]} section`)));
+    if (!svg.isConnected) svgWrap.prepend(svg);
+    fill(legend, ...[...used].sort().map((t) => h("span", {},
+      s("svg", {viewBox: "-18 -16 36 32"}, s("rect", {x: -18, y: -16, width: 36, height: 32, fill: (TERRAIN[t] || {fill: "#ccc"}).fill}), ...terrainIcon(t)),
+      " ", (TERRAIN[t] || {name: t}).name)),
+    h("span", {}, "gold ring: objective · white edge: ordered unit · L/M/C: Leader"));
+  }
+
+  function drawHand() {
+    const obs = last.obs;
+    const acts = new Set(last.actions);
+    const items = [];
+    if (Array.isArray(obs.drawn) && obs.drawn.length) {
+      items.push(h("h3", {}, "Drawn: keep one"), h("div", {class: "cards"}, ...obs.drawn.map((c) => {
+        const a = `keep ${c.slug}`;
+        return h("div", {class: `card${acts.has(a) ? " playable" : ""}`, "data-card": c.slug},
+          h("b", {}, c.name), h("span", {class: "meta"}, c.kind), h("span", {}, c.text),
+          acts.has(a) ? h("button", {onclick: () => ctx.act(a)}, "Keep") : null);
+      })));
+    }
+    if (Array.isArray(obs.hand)) {
+      items.push(h("h3", {}, `Your Command cards (${obs.hand.length})`), h("div", {class: "cards", id: "command-cards"}, ...obs.hand.map((c) => {
+        const a = `play ${c.slug}`;
+        const ok = acts.has(a);
+        return h("div", {class: `card${ok ? " playable" : ""}`, "data-card": c.slug},
+          h("b", {}, c.name), h("span", {class: "meta"}, c.kind === "section" ? "section card" : c.kind), h("span", {}, c.text),
+          ok ? h("button", {class: "primary", "data-action": a, onclick: () => ctx.act(a)}, "Play") : null);
+      })));
+    }
+    if (Array.isArray(obs.dragons)) {
+      items.push(h("h3", {}, `Your Dragon cards (${obs.dragons.length})`), h("div", {class: "cards", id: "dragon-cards"}, ...obs.dragons.map((d) => {
+        const plays = last.actions.filter((a) => a === `dragon ${d.slug}` || a.startsWith(`dragon ${d.slug} `));
+        const disc = acts.has(`discard-dragon ${d.slug}`) ? `discard-dragon ${d.slug}` : null;
+        return h("div", {class: `card dragon${plays.length ? " playable" : ""}`, "data-card": d.slug},
+          h("b", {}, d.name), h("span", {class: "meta"}, `cost ${d.cost} · ${d.window}`), h("span", {}, d.effect),
+          ...plays.map((a) => h("button", {class: "primary", "data-action": a, onclick: () => ctx.act(a)},
+            a === `dragon ${d.slug}` ? "Play" : `Play on ${a.split(" ").slice(2).join(" ")}`)),
+          disc ? h("button", {"data-action": disc, onclick: () => ctx.act(disc)}, "Discard for 1 Honor") : null);
+      })));
+    }
+    fill(hand, ...items);
+    hand.hidden = !items.length;
+  }
+
+  function drawStanding() {
+    const obs = last.obs;
+    const sides = Object.keys(obs.honor || {});
+    const rows = sides.map((sd) => h("tr", {},
+      h("td", {class: sideClass(sd)}, sd + (sd === obs.you ? " (you)" : "")),
+      h("td", {}, String(obs.honor[sd])),
+      h("td", {}, `${(obs.banners || {})[sd] ?? 0}/${obs.victory_banners ?? "?"}`),
+      h("td", {}, String((obs.command || {})[sd] ?? "")),
+      h("td", {}, String((obs.hand_sizes || {})[sd] ?? "")),
+      h("td", {}, String((obs.dragon_counts || {})[sd] ?? ""))));
+    fill(standing, 
+      h("h2", {}, `Turn ${obs.turn ?? "?"}${obs.active ? ` · ${obs.active} to play` : ""}`),
+      h("table", {class: "standing"},
+        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {title: "Honor & Fortune"}, "H&F"),
+          h("th", {title: "Victory Banners won / needed"}, "Banners"), h("th", {title: "Command: cards in a full hand"}, "Cmd"),
+          h("th", {title: "Command cards in hand"}, "Cards"), h("th", {title: "Dragon cards in hand"}, "Dragons"))),
+        h("tbody", {}, ...rows)),
+      h("p", {class: "muted"}, `Honor & Fortune pool ${obs.pool ?? "?"} · Command deck ${obs.command_deck ?? "?"} · Dragon deck ${obs.dragon_deck ?? "?"}`),
+      obs.played ? h("p", {}, h("b", {}, "Played: "), obs.played.name, h("br"), h("span", {class: "muted"}, obs.played.text)) : null,
+      (obs.orders || []).length ? h("p", {}, h("b", {}, "Ordered: "), obs.orders.join(", ")) : null,
+      (obs.dragons_in_play || []).length ? h("p", {}, h("b", {}, "Dragon cards in play: "), obs.dragons_in_play.map((d) => `${d.name} (${d.effect})`).join("; ")) : null,
+      ...(obs.objectives || []).map((o) => h("p", {class: "muted"}, `Objective ${o.name} (${(o.hexes || []).join(", ")}): ${o.banners} banner(s) for ${o.for}${o.held_by ? `, held by ${o.held_by}` : ""}`)));
+  }
+
+  return {
+    render(data) {
+      last = data;
+      if (data.replaying) selected = null;
+      draw();
+      drawHand();
+      drawStanding();
+    },
+    claims(actions) {
+      return new Set(actions.filter((a) => /^(order|move|attack|fire) /.test(a) && hexesOf(a).length >= 1 && !/ off$/.test(a)));
+    },
+    hint(actions) {
+      if (actions.some((a) => a.startsWith("order "))) return "Click a glowing unit or Leader on the board to order it; press Done when finished.";
+      if (actions.some((a) => a.startsWith("move "))) return "Click a glowing unit, then a green hex to move it.";
+      if (actions.some((a) => /^(attack|fire) /.test(a))) return "Click a glowing unit, then a red-edged target to see the odds.";
+      if (actions.some((a) => a.startsWith("play "))) return "Play one of your Command cards (below the board).";
+      return "";
+    },
+    cancel() { selected = null; closeMenu(); draw(); },
+    label(action) {
+      const [verb, slug, ...rest] = action.split(" ");
+      const obs = last ? last.obs : {};
+      const card = (list) => (list || []).find((c) => c.slug === slug);
+      if (verb === "play" && card(obs.hand)) return `Play ${card(obs.hand).name}`;
+      if (verb === "keep" && card(obs.drawn)) return `Keep ${card(obs.drawn).name}`;
+      if (verb === "dragon" && card(obs.dragons)) return `Dragon card: ${card(obs.dragons).name}${rest.length ? ` on ${rest.join(" ")}` : ""}`;
+      if (verb === "discard-dragon" && card(obs.dragons)) return `Discard ${card(obs.dragons).name} for 1 Honor & Fortune`;
+      return {"done": "Done ordering", "end-move": "Done moving", "end-battle": "Done battling", "pass": "Pass",
+        "first-strike": "First Strike!", "take-honor": "Take 2 Honor & Fortune", "draw-dragon": "Draw a Dragon card",
+        "keep-dragons": "Keep my Dragon cards", "seppuku": "Commit seppuku"}[action] || null;
+    },
+  };
+}

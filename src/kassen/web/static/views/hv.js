@@ -1,0 +1,111 @@
+// An Honourable Victory! (honourable-victory): the table of zones as a grid, North's reserve
+// zones on top and South's below; each unit a block with its stands, facing, formation, hit
+// markers, red (fired) and yellow (reacted) markers and what it is engaged with; the terrain
+// of each zone; the Daimyo; the tally toward general retreat.
+import {fill, h} from "../common.js";
+
+const ARROW = {N: "↑", S: "↓", E: "→", W: "←"};
+const FORM = {attack: "attack", defensive: "defensive", open: "open order"};
+const CLASS = {"light-foot": "Light Foot", foot: "Foot", mounted: "Mounted"};
+const SIDE_COLOUR = ["#b3342b", "#2a5db0"];
+
+const STYLE = `
+.hv-grid { display: grid; gap: 4px; }
+.hv-zone { background: #e3dcb8; border: 1px solid #a89a74; border-radius: 6px; min-height: 5.5em; padding: .25em; font-size: .82em; }
+.hv-zone.reserve { background: #d9d3c4; border-style: dashed; }
+.hv-zone.blank { background: transparent; border: none; }
+.hv-zone .zname { font-weight: 700; color: #5a4d35; display: flex; justify-content: space-between; }
+.hv-zone .terrain { font-style: italic; color: #4f6b2a; }
+.hv-unit { border-left: 5px solid; background: #fffaf0; border-radius: 4px; margin: .2em 0; padding: .1em .3em; }
+.hv-unit .stands { letter-spacing: -1px; }
+.hv-unit .hits { color: #2f7d3a; font-weight: 700; }
+.hv-unit .marker-red { color: #b3342b; }
+.hv-unit .marker-yellow { color: #c79a00; }
+.hv-tally td, .hv-tally th { padding: .15em .6em; text-align: left; }
+`;
+
+function unitBlock(u, obs) {
+  const colour = SIDE_COLOUR[u.side] || "#444";
+  const bits = [
+    h("strong", {}, `${u.id} `), `${u.name} `,
+    h("span", {class: "muted"}, `${CLASS[u.class] || u.class}/${u.weapon}${u.mounted === false && u.class === "mounted" ? " (dismounted)" : ""}`),
+    h("br"),
+    h("span", {class: "stands", title: `${u.stands} of ${u.start} stands`}, "▮".repeat(u.stands)),
+    ` ${ARROW[u.facing] || u.facing} ${FORM[u.formation] || u.formation}`,
+  ];
+  if (u.hits) bits.push(" ", h("span", {class: "hits", title: "hit markers"}, `${u.hits}h`));
+  if (u.fired) bits.push(" ", h("span", {class: "marker-red", title: "fired this turn"}, "●"));
+  if (u.reacted) bits.push(" ", h("span", {class: "marker-yellow", title: "reacted this phase"}, "●"));
+  if (u.quality && u.quality !== "seasoned") bits.push(" ", h("span", {class: "muted"}, u.quality));
+  if (u.engaged && u.engaged.length) {
+    const e = u.engaged.map((x) => (typeof x === "string" ? x : `${x.facet || ""}:${x.enemy || x.unit || ""}`)).join(", ");
+    bits.push(h("br"), h("span", {}, `⚔ ${e}`));
+  }
+  return h("div", {class: "hv-unit", style: `border-color:${colour}`, "data-unit": u.id,
+    title: `${obs.seats[u.side]}: ${u.name}`}, ...bits);
+}
+
+export function create(ctx) {
+  if (!document.getElementById("hv-style")) document.head.append(h("style", {id: "hv-style"}, STYLE));
+  const box = h("div", {class: "panel", id: "hv-table"});
+  ctx.main.append(box);
+  return {
+    render(data) {
+      const obs = data.obs || {};
+      const zones = obs.zones || [];
+      const width = obs.width || 5;
+      const units = ((obs.board || {}).units || []).filter((u) => u.status === "table" || u.status === "reserve");
+      const daimyo = (obs.board || {}).daimyo || [];
+      const byZone = new Map();
+      for (const u of units) {
+        if (!byZone.has(u.zone)) byZone.set(u.zone, []);
+        byZone.get(u.zone).push(u);
+      }
+      const letters = [...new Set(zones.map((z) => z[0]))].sort();
+      const rows = [...new Set(zones.map((z) => Number(z.slice(1))))].sort((a, b) => b - a);
+      const reserves = obs.reserve_zones || [[], []];
+      const cell = (name, reserve) => {
+        if (!name) return h("div", {class: "hv-zone blank"});
+        const here = byZone.get(name) || [];
+        const terr = (obs.terrain || {})[name] || [];
+        const dm = daimyo.map((z, side) => (z === name ? `★ ${obs.daimyo_names ? obs.daimyo_names[side] : "Daimyo"}` : null))
+          .filter(Boolean);
+        return h("div", {class: `hv-zone${reserve ? " reserve" : ""}`, "data-zone": name},
+          h("div", {class: "zname"}, h("span", {}, name + (reserve ? " reserve" : "")), h("span", {}, dm.join(" "))),
+          terr.length ? h("div", {class: "terrain"}, terr.join(", ")) : null,
+          ...here.map((u) => unitBlock(u, obs)));
+      };
+      const reserveRow = (names, row) => letters.map((l) => {
+        const z = `${l}${row}`;
+        return cell(names.includes(z) ? z : null, true);
+      });
+      const topRow = rows.length ? rows[0] + 1 : 4;
+      const grid = h("div", {class: "hv-grid", id: "zones", style: `grid-template-columns: repeat(${width}, 1fr)`},
+        ...reserveRow(reserves[1] || [], topRow),
+        ...rows.flatMap((r) => letters.map((l) => cell(`${l}${r}`, false))),
+        ...reserveRow(reserves[0] || [], 0));
+      const tally = obs.tally || [];
+      const seats = obs.seats || [];
+      const tallyRows = seats.map((name, i) => h("tr", {},
+        h("td", {style: `color:${SIDE_COLOUR[i]}; font-weight:700`}, `${name} (${(obs.clans || [])[i] || ""})`),
+        h("td", {}, String(tally[i] ?? 0)),
+        h("td", {}, String((obs.third_value || [])[i] ?? "-")),
+        h("td", {}, String((obs.breakpoint || [])[i] ?? "-"))));
+      fill(box,
+        h("h2", {}, obs.battle_name || "The table"),
+        h("p", {class: "muted"}, `Turn ${obs.turn} of ${obs.turn_limit}`,
+          obs.initiative !== null && obs.initiative !== undefined ? ` · initiative: ${seats[obs.initiative]}` : "",
+          ` · at most ${obs.limit} friendly units a zone`),
+        grid,
+        h("table", {class: "hv-tally"},
+          h("thead", {}, h("tr", {}, h("th", {}, "side"), h("th", {}, "routed value"), h("th", {}, "one third"),
+            h("th", {}, "breakpoint"))),
+          h("tbody", {}, ...tallyRows)),
+        h("p", {class: "muted"}, "▮ stand · ↑ facing · h hit markers · ", h("span", {class: "marker-red"}, "●"),
+          " fired · ", h("span", {class: "marker-yellow"}, "●"), " reacted · ★ Daimyo · ⚔ engaged"));
+    },
+    claims() { return new Set(); },
+    hint() { return "Choose a unit's action from the buttons (S1 move, S3 engage N2 front, …)."; },
+    cancel() {},
+  };
+}

@@ -1,0 +1,309 @@
+"""The page in a real browser (Playwright driving Debian's chromium): start a battle
+against the AI from the lobby, play a Command card, order, move, battle with the odds
+shown first, see the dice and the log, undo, reload, and a phone-sized screen.
+
+``make test`` installs chromium when it is missing (as root) or says how to.
+A screenshot of the board is saved under ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web.test_restart import Server, free_port
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+HEX = re.compile(r"^[A-Y]([0-9]{1,2})$")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail("chromium is not installed: run `sudo apt-get install -y chromium` (make test does it as root)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('web') / 'games.db'}", free_port())
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def rows(action: str) -> list[int]:
+    return [int(m.group(1)) for w in action.split() if (m := HEX.match(w))]
+
+
+def choose(actions: list[str], ordered: int, obs: dict[str, Any]) -> str:
+    """Red's plan: battle a unit whenever possible, play a card, order up to 3, advance, end the step."""
+    units = {u["hex"] for u in obs["board"]["units"]}
+    for prefix in ("attack ", "fire ", "play "):
+        a = next((x for x in actions if x.startswith(prefix) and (prefix == "play " or x.split()[2] in units)), None)
+        if a:
+            return a
+    orders = [x for x in actions if x.startswith("order ") and not x.endswith("leader")]
+    if orders and ordered < 3:
+        return orders[len(orders) // 2]
+    moves = [x for x in actions if x.startswith("move ") and len(rows(x)) == 2 and rows(x)[1] > rows(x)[0]
+             and "leader" not in x]
+    if moves:
+        return max(moves, key=lambda x: rows(x)[1])
+    for end in ("done", "end-move", "end-battle", "pass", "stay", "no-battle-back", "no-bonus", "keep-dragons",
+                "take-honor"):
+        if end in actions:
+            return end
+    return actions[0]
+
+
+def test_a_battle_against_the_ai_in_the_browser(browser: Any, server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.get_by_role("button", name="Play a battle against the AI").click()
+    page.wait_for_selector("#board")
+    gid, token = re.match(r".*/game/([0-9a-f]+)#(.+)$", page.url).groups()  # type: ignore[union-attr]
+    assert page.locator("#command-cards .card").count() == 5
+    assert page.locator("#board [data-unit]").count() == 20
+
+    def api_view() -> dict[str, Any]:
+        r = httpx.get(f"{server.base}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        data: dict[str, Any] = r.json()
+        return data
+
+    def wait_turn() -> dict[str, Any]:
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
+                               timeout=30000)
+        return api_view()
+
+    def wait_version_above(n: int) -> None:
+        try:
+            page.wait_for_function(f"Number(document.body.dataset.version) > {n}", timeout=15000)
+        except Exception:
+            page.screenshot(path="/tmp/kt/fail.png")
+            print("MSG", page.locator("#messages").inner_text(), page.evaluate("document.body.dataset.version"))
+            raise
+
+    def click_hex(name: str) -> None:
+        page.locator(f'#board g.hexg[data-hex="{name}"] polygon').first.click(force=True)
+
+    def do(action: str, v: dict[str, Any]) -> None:
+        print("DO", action, v["version"], flush=True)
+        words = action.split()
+        hexes = [w for w in words if HEX.match(w)]
+        if words[0] == "play":
+            page.locator(f'#command-cards button[data-action="{action}"]').first.click()
+        elif words[0] in ("order", "move", "attack", "fire") and hexes:
+            click_hex(hexes[0])
+            if len(hexes) > 1:
+                click_hex(hexes[1])
+            menu = page.locator(f'#hex-menu button[data-action="{action}"]')
+            if menu.count():
+                menu.click()
+            if words[0] in ("attack", "fire"):
+                page.wait_for_function(f"document.body.dataset.pending === {action!r}")
+                odds = page.locator("#odds")
+                assert odds.is_visible() and " di" in odds.inner_text() and "%" in odds.inner_text()
+                seen["odds"] = True
+                page.keyboard.press("Enter")
+        else:
+            button = page.locator(f'#actions-panel button[data-action="{action}"]').first
+            if not button.is_visible():
+                page.locator("#actions-panel details").first.evaluate("d => d.open = true")
+            button.click()
+        wait_version_above(v["version"])
+
+    seen = {"played": False, "ordered": False, "moved": False, "battled": False, "dice": False, "undo": False}
+    ordered = 0
+    for _ in range(400):
+        v = wait_turn()
+        if v["result"]:
+            break
+        actions = [a["action"] for a in v["actions"]]
+        action = choose(actions, ordered, v["observation"])
+        if action.startswith("play "):
+            ordered = 0
+        do(action, v)
+        kind = action.split()[0]
+        if kind == "order":
+            ordered += 1
+            seen["ordered"] = True
+            if not seen["undo"]:  # take the order back with the keyboard, then give it again
+                page.wait_for_function("!document.getElementById('undo').disabled")
+                n = int(page.evaluate("document.body.dataset.version"))
+                page.keyboard.press("u")
+                page.wait_for_function(f"Number(document.body.dataset.version) === {n - 1}")
+                seen["undo"] = True
+                ordered -= 1
+        seen["played"] |= kind == "play"
+        seen["moved"] |= kind == "move"
+        seen["battled"] |= kind in ("attack", "fire")
+        if seen["battled"] and page.locator("#log .dice svg").count():
+            seen["dice"] = True
+            break
+    assert all(seen.values()), seen
+    assert page.locator("#last-roll .dice svg").count() >= 1
+    log_lines = page.locator("#log p").count()
+    assert log_lines > 10
+    ARTIFACTS.mkdir(exist_ok=True)
+    wait_turn()
+    page.locator("#board").screenshot(path=str(ARTIFACTS / "board.png"))
+    page.screenshot(path=str(ARTIFACTS / "page-1280x800.png"))
+    # hover shows a unit's card
+    page.locator("#board g.unit[data-unit]").first.hover()
+    assert page.locator("#tooltip").is_visible() and "Blocks" in page.locator("#tooltip").inner_text()
+
+    # reload: the game is intact
+    version = page.evaluate("document.body.dataset.version")
+    hand = page.locator("#command-cards .card b").all_inner_texts()
+    page.reload()
+    page.wait_for_selector("#board")
+    page.wait_for_function("!!document.body.dataset.version")
+    assert page.evaluate("document.body.dataset.version") >= version
+    if page.evaluate("document.body.dataset.version") == version:
+        assert page.locator("#command-cards .card b").all_inner_texts() == hand
+    assert page.locator("#log p").count() >= log_lines
+    assert not errors, errors
+
+    # the lobby lists the game; a phone-sized screen shows the board without sideways scrolling
+    page.goto(server.base + "/")
+    page.wait_for_selector(".mygames a")
+    assert page.locator(".mygames a").first.get_attribute("href") == f"/game/{gid}#{token}"
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    p2 = phone.new_page()
+    p2.goto(f"{server.base}/game/{gid}#{token}")
+    p2.wait_for_selector("#board")
+    assert p2.evaluate("document.scrollingElement.scrollWidth") <= 392
+    assert p2.locator("#board").bounding_box()["width"] > 300
+    p2.screenshot(path=str(ARTIFACTS / "page-phone.png"))
+    phone.close()
+    ctx.close()
+
+
+def test_two_browsers_play_each_other_through_their_links(browser: Any, server: Server) -> None:
+    r = httpx.post(f"{server.base}/api/games", json={"seats": ["human", "human"]}, timeout=10)
+    red, blue = r.json()["seats"]
+    pages = []
+    for seat in (red, blue):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+        pg = ctx.new_page()
+        pg.goto(server.base + seat["url"])
+        pg.wait_for_selector("#board")
+        pages.append(pg)
+    pr, pb = pages
+    assert "Waiting for Red" in pb.locator("#prompt").inner_text()
+    assert pb.locator("#command-cards .card").count() == 5
+    red_hand = set(pr.locator("#command-cards .card b").all_inner_texts())
+    card = pr.locator("#command-cards button[data-action^='play ']").first
+    name = card.get_attribute("data-action")
+    card.click()
+    pb.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=10000)  # live update, no reload
+    assert pb.locator("#log").inner_text().count("Red plays") == 1
+    assert red_hand and name
+    pb.context.close()
+    pr.context.close()
+
+
+def test_a_game_without_its_own_view_and_the_replay(browser: Any, tmp_path: Path) -> None:
+    """Any ruleset is playable from day one: the observation as panels, the actions as buttons."""
+    import threading
+    import time
+
+    import uvicorn
+
+    from kassen.web.app import create_app
+    from tests.web.toy import register_duel
+
+    with pytest.MonkeyPatch.context() as mp:
+        register_duel(mp)
+        port = free_port()
+        srv = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{tmp_path / 'toy.db'}"), host="127.0.0.1",
+                                            port=port, log_level="warning", timeout_graceful_shutdown=1))
+        thread = threading.Thread(target=srv.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not srv.started:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            north, south = httpx.post(f"{base}/api/games", json={"ruleset": "duel", "seats": ["human", "human"]},
+                                      timeout=10).json()["seats"]
+            ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+            pn, ps = ctx.new_page(), ctx.new_page()
+            pn.goto(base + north["url"])
+            pn.wait_for_selector("#observation")
+            assert "Hands" in pn.locator("#observation").inner_text()
+            assert pn.locator('#actions button[data-action="swap"]').is_visible()
+            pn.keyboard.press("2")  # the second numbered action: swap
+            pn.wait_for_function("document.body.dataset.version === '1'")
+            ps.goto(base + south["url"])
+            ps.wait_for_selector("#observation")
+            assert "throws away" in ps.locator("#log").inner_text()
+            ps.locator('#actions button[data-action="fight"]').click()
+            for pg in (pn, ps):
+                pg.wait_for_selector("#result")
+            pn.wait_for_selector("#replay-step")
+            pn.locator("#replay-prev").click()
+            pn.wait_for_function("document.getElementById('replay-info').textContent.includes('After action 1 of 2')")
+            pn.locator("#replay-prev").click()
+            pn.wait_for_function("document.getElementById('replay-info').textContent.includes('After action 0 of 2')")
+            assert "swap" not in pn.locator("#replay-info").inner_text()
+            ctx.close()
+        finally:
+            srv.should_exit = True
+            thread.join(10)
+
+
+@pytest.mark.parametrize(("ruleset", "scenario", "seats", "selector", "words"), [
+    ("clans", "3-players-beginners", ["human", "greedy", "random"], "#battlefields", ["VP", "Your hand", "default value"]),
+    ("honourable-victory", "village-ambush", ["human", "greedy"], "#zones", ["reserve", "▮", "breakpoint"]),
+])
+def test_the_clans_table_and_the_zone_table_in_the_browser(browser: Any, server: Server, ruleset: str,
+                                                           scenario: str, seats: list[str], selector: str,
+                                                           words: list[str]) -> None:
+    """Issues 8 and 9: each game has its own table view; a person plays against the AI in it."""
+    r = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "scenario": scenario, "seats": seats},
+                   timeout=10)
+    assert r.status_code == 201, r.text
+    me = r.json()["seats"][0]
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + me["url"])
+    page.wait_for_selector(selector)
+    text = page.locator(selector).locator("xpath=..").inner_text()
+    for w in words:
+        assert w in text, w
+    # play a few decisions through the page: the AI answers and the table redraws
+    for _ in range(4):
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
+                               timeout=20000)
+        if page.locator("#result").count():
+            break
+        version = page.evaluate("document.body.dataset.version")
+        page.keyboard.press("1")  # the first numbered action
+        page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=20000)
+    page.wait_for_selector(selector)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{ruleset}.png"), full_page=True)
+    assert not errors, errors
+    ctx.close()
