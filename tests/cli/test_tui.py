@@ -338,3 +338,18 @@ def test_cli_option_values_read_as_json_when_they_can() -> None:
 
     assert parse_options(["width=7", "clans=hondo,jozu", "flag=true"]) == {
         "width": 7, "clans": "hondo,jozu", "flag": True}
+
+
+def test_clans_hot_seat_passes_the_keyboard_before_each_clan_sees_its_cards() -> None:
+    # issue 9: hot-seat on one screen hides the passing player's secrets behind a "pass" screen
+    con = console()
+    input_fn, prompts = keyboard("1", "1", "")
+    run_tui("clans", None, "human,human", 4, None, console=con, input_fn=input_fn)
+    out = con.file.getvalue()  # type: ignore[attr-defined]
+    flat = " ".join(out.split())
+    assert "Pass the keyboard to Hondo" in flat
+    # the screen Hondo is shown after the pass screen names none of Kamiwashi's face-down cards
+    hondo_screen = flat.split("Pass the keyboard to Hondo", 1)[1]
+    assert "Kamiwashi deploys" in hondo_screen
+    assert "Kamiwashi Archer" not in hondo_screen and "Kamiwashi Lord" not in hondo_screen
+    assert any("press Enter" in p for p in prompts)
