@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,9 +44,27 @@ class Seat:
         return self.client.post(f"/api/games/{self.game_id}/actions", headers=self.headers, json=body)
 
 
+#: run the API tests against another database, e.g. PostgreSQL:
+#: ``KASSEN_TEST_DB=postgresql+psycopg://user@host/db make test`` (its Kassen tables are
+#: dropped before every test: use a database of its own)
+TEST_DB = os.environ.get("KASSEN_TEST_DB")
+
+
+def _empty_test_db(url: str) -> None:
+    from sqlalchemy import create_engine
+
+    from kassen.web.storage import metadata
+
+    engine = create_engine(url)
+    metadata.drop_all(engine)
+    engine.dispose()
+
+
 @pytest.fixture
 def app_client(tmp_path: Path) -> Iterator[tuple[TestClient, GameService]]:
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}")
+    if TEST_DB:
+        _empty_test_db(TEST_DB)
+    app = create_app(TEST_DB or f"sqlite:///{tmp_path / 'games.db'}")
     with TestClient(app) as client:
         yield client, app.state.service
 

@@ -298,7 +298,9 @@ def test_ai_seat_moves_by_itself_without_blocking_other_games(app_client: Any) -
         assert time.monotonic() < deadline, "the AI never finished its turn"
         time.sleep(0.1)
     v = seats[1].view()
-    assert v["version"] > 3 and not v["ai_thinking"]
+    # the AI played on its own until Blue had a decision (its card at least; a Dragon card
+    # window may come to Blue right after it)
+    assert v["version"] >= 1 and not v["ai_thinking"]
     assert stored_actions(svc, gid) == svc.get(gid).stored.actions
 
 
