@@ -307,3 +307,17 @@ def test_the_clans_table_and_the_zone_table_in_the_browser(browser: Any, server:
     page.screenshot(path=str(ARTIFACTS / f"{ruleset}.png"), full_page=True)
     assert not errors, errors
     ctx.close()
+
+
+def test_watching_two_computers_shows_no_hand(browser: Any, server: Server) -> None:
+    r = httpx.post(f"{server.base}/api/games", json={"seats": ["greedy", "random"]}, timeout=10)
+    assert r.status_code == 201, r.text
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    page.goto(server.base + r.json()["watch"]["url"])
+    page.wait_for_selector("#board")
+    assert "watching" in page.locator("#title").inner_text()
+    page.wait_for_function("Number(document.body.dataset.version) >= 3", timeout=20000)  # the AIs play on
+    assert page.locator("#command-cards .card").count() == 0
+    assert page.locator("#actions button[data-action]").count() == 0
+    ctx.close()

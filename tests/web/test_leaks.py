@@ -92,3 +92,37 @@ def test_against_the_ai_the_human_never_sees_the_ai_cards(app_client: Any) -> No
 
     play_until(svc, gid, check)
     assert seen > 10 and live.version >= 150
+
+
+def test_the_watch_link_sees_no_hand_and_cannot_act(app_client: Any) -> None:
+    """A game's watch link is a spectator: observation(None), the public log, no decisions;
+    it sees neither seat's hidden cards at any point of a whole game between two computers."""
+    client, svc = app_client
+    r = client.post("/api/games", json={"seats": ["random", "random"]})
+    assert r.status_code == 201, r.text
+    data = r.json()
+    gid, watch = data["game_id"], data["watch"]["token"]
+    assert data["watch"]["url"] == f"/game/{gid}#{watch}"
+    headers = {"Authorization": f"Bearer {watch}"}
+    live = svc.get(gid)
+    checked = 0
+    while not live.state.is_terminal() and checked < 60:
+        v = client.get(f"/api/games/{gid}", headers=headers)
+        assert v.status_code == 200
+        body = v.json()
+        version = body["version"]
+        hidden = live.history[version].secrets(0) | live.history[version].secrets(1)
+        assert_no_secret(v.text, hidden, f"watch view after {version} actions")
+        assert body["watching"] and body["seat"] is None and body["actions"] == [] and not body["your_turn"]
+        assert body["observation"] == live.history[version].observation(None)
+        checked += 1
+    # it may not act, undo or ask for odds
+    for method, path, kw in (("post", f"/api/games/{gid}/actions", {"json": {"action": "pass"}}),
+                             ("post", f"/api/games/{gid}/undo", {}),
+                             ("get", f"/api/games/{gid}/odds", {"params": {"action": "attack F3 F5"}})):
+        r = getattr(client, method)(path, headers=headers, **kw)
+        assert r.status_code == 403 and "watch link" in r.json()["error"], r.text
+    # a new game's seats are the players' only: the watch link is no seat
+    stored = svc.storage.load_game(gid)
+    assert stored is not None and stored.seat_kinds == ["random", "random"]
+    assert checked > 0

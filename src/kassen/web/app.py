@@ -133,10 +133,13 @@ def create_app(db_url: str, service: GameService | None = None) -> FastAPI:
 
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGame) -> dict[str, Any]:
-        """Create a game; returns one secret link per seat (the only time tokens are shown)."""
+        """Create a game; returns one secret link per seat, and a watch link that sees only what
+        a spectator may (the only time tokens are shown)."""
         live, tokens = svc.create(body.ruleset, body.scenario, body.seats)
         names = live.seat_names()
+        watch = svc.new_watch_token(live)
         return {
+            "watch": {"token": watch, "url": f"/game/{live.stored.id}#{watch}"},
             "game_id": live.stored.id,
             "ruleset": live.game.id,
             "scenario": live.stored.scenario,

@@ -29,7 +29,7 @@ from kassen.engine.record import GameRecord
 from kassen.engine.rng import Rng
 from kassen.rulesets.registry import GAMES, load_game
 from kassen.web import extras
-from kassen.web.storage import Storage, StoredGame, hash_token
+from kassen.web.storage import WATCH, Storage, StoredGame, hash_token
 
 log = logging.getLogger("kassen.web")
 
@@ -151,6 +151,12 @@ class GameService:
         self.schedule_ai(live)
         return live, tokens
 
+    def new_watch_token(self, live: LiveGame) -> str:
+        """A watch link for ``live``: a spectator's view (``observation(None)``), no actions."""
+        token = secrets.token_urlsafe(24)
+        self.storage.set_watch_token(live.stored.id, hash_token(token))
+        return token
+
     def _players(self, stored: StoredGame) -> dict[int, Player]:
         return {i: make_player(k, (stored.seed * 1_000_003 + 7919 * (i + 1)) % (1 << 62))
                 for i, k in enumerate(stored.seat_kinds) if k != HUMAN}
@@ -217,12 +223,14 @@ class GameService:
     # ------------------------------------------------------------- views
     def view(self, live: LiveGame, seat: int, since: int = 0) -> dict[str, Any]:
         """Everything ``seat`` may see now (the log from history entry ``since`` on)."""
+        watching = seat == WATCH
+        viewer: int | None = None if watching else seat
         with live.lock:
             state = live.state
             names = live.seat_names()
             mover = state.to_move()
             res = state.result()
-            mine = mover == seat
+            mine = mover == seat and not watching
             actions = [{"action": a, "text": state.describe_action(a)} for a in state.legal_actions()] if mine else []
             prompt_fn = getattr(state, "prompt", None)
             out: dict[str, Any] = {
@@ -232,8 +240,9 @@ class GameService:
                 "view": extras.view_for(live.game.id),
                 "scenario": live.stored.scenario,
                 "scenario_name": getattr(state, "scenario_name", None) or live.stored.scenario,
-                "seat": seat,
-                "seat_name": names[seat] if seat < len(names) else f"seat {seat}",
+                "seat": viewer,
+                "watching": watching,
+                "seat_name": "spectator" if watching else (names[seat] if seat < len(names) else f"seat {seat}"),
                 "seat_names": list(names),
                 "seats": [{"name": names[i] if i < len(names) else f"seat {i}", "kind": k}
                           for i, k in enumerate(live.stored.seat_kinds)],
@@ -243,12 +252,13 @@ class GameService:
                 "your_turn": mine,
                 "prompt": prompt_fn() if callable(prompt_fn) else "",
                 "actions": actions,
-                "observation": state.observation(seat),
+                "observation": state.observation(viewer),
                 "result": None if res is None else {
                     **res.to_json(), "winner_name": None if res.winner is None else names[res.winner]},
                 "log": self.log_for(live, seat, since),
                 "log_since": max(0, min(since, len(live.history))),
-                "undo": self._undo_json(live, seat),
+                "undo": {"possible": False, "text": "a watch link cannot undo"} if watching
+                else self._undo_json(live, seat),
                 "ai_thinking": live.ai_running,
             }
         return out
@@ -257,8 +267,9 @@ class GameService:
         """The events ``seat`` may see from history entry ``since`` on (0 is the setup)."""
         out: list[dict[str, Any]] = []
         start = max(0, min(since, len(live.history)))
+        viewer = None if seat == WATCH else seat
         for i in range(start, len(live.history)):
-            for e in events_for_seat(live.history[i].events, seat):
+            for e in events_for_seat(live.history[i].events, viewer):
                 out.append({"at": i, "kind": e.kind, "text": e.text,
                             "data": {k: v for k, v in e.data.items() if k in EVENT_KEYS}})
         return out
@@ -272,17 +283,20 @@ class GameService:
             if not 0 <= step <= total:
                 raise WebError(400, f"'step' must be 0..{total}, got {step}")
             st = live.history[step]
+            viewer = None if seat == WATCH else seat
             return {
                 "step": step, "total": total,
                 "action": live.stored.actions[step - 1] if step else None,
-                "observation": st.observation(seat),
+                "observation": st.observation(viewer),
                 "events": [{"at": step, "kind": e.kind, "text": e.text,
                             "data": {k: v for k, v in e.data.items() if k in EVENT_KEYS}}
-                           for e in events_for_seat(st.events, seat)],
+                           for e in events_for_seat(st.events, viewer)],
             }
 
     def odds(self, live: LiveGame, seat: int, action: str) -> dict[str, Any]:
         """The exact odds of an attack action the seat may take now."""
+        if seat == WATCH:
+            raise WebError(403, "a watch link only watches: it has no decisions")
         with live.lock:
             state = live.state
             if state.to_move() != seat:
@@ -298,6 +312,8 @@ class GameService:
     # ----------------------------------------------------------- actions
     def act(self, live: LiveGame, seat: int, action: str, at: int | None) -> None:
         """Apply ``seat``'s action; 409 if it is not its turn or ``at`` is stale, 422 if illegal."""
+        if seat == WATCH:
+            raise WebError(403, "a watch link only watches: it cannot act")
         action = " ".join(action.split())
         with live.lock:
             if at is not None and at != live.version:
@@ -356,6 +372,8 @@ class GameService:
 
     def undo(self, live: LiveGame, seat: int) -> list[str]:
         """Take back ``seat``'s last decision; returns the actions undone (409 if refused)."""
+        if seat == WATCH:
+            raise WebError(403, "a watch link only watches: it cannot undo")
         with live.lock:
             if live.ai_running:
                 raise WebError(409, "the AI is thinking; undo when it is your move")

@@ -39,6 +39,9 @@ from sqlalchemy.engine import Connection
 
 metadata = MetaData()
 
+#: the seat number of a game's watch link (a spectator: no hand, no decisions)
+WATCH = -1
+
 schema_table = Table("kassen_schema", metadata, Column("version", Integer, nullable=False))
 games_table = Table(
     "games", metadata,
@@ -187,6 +190,13 @@ class Storage:
             conn.execute(update(games_table).where(games_table.c.id == game_id)
                          .values(updated=int(time.time()), finished=0))
 
+    def set_watch_token(self, game_id: str, token_hash: str) -> None:
+        """The game's watch link (seat ``WATCH``): it sees only what a spectator may; a new one
+        replaces the old."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(seats_table).where(seats_table.c.game_id == game_id, seats_table.c.seat == WATCH))
+            conn.execute(insert(seats_table).values(game_id=game_id, seat=WATCH, kind="watch", token_hash=token_hash))
+
     def find_token(self, token_hash: str) -> tuple[str, int] | None:
         """(game id, seat) of a token hash."""
         with self.engine.connect() as conn:
@@ -200,7 +210,7 @@ class Storage:
             if row is None:
                 return None
             seats = conn.execute(select(seats_table.c.seat, seats_table.c.kind)
-                                 .where(seats_table.c.game_id == game_id)
+                                 .where(seats_table.c.game_id == game_id, seats_table.c.seat >= 0)
                                  .order_by(seats_table.c.seat)).all()
             acts = conn.execute(select(actions_table.c.idx, actions_table.c.action)
                                 .where(actions_table.c.game_id == game_id)

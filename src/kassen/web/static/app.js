@@ -122,15 +122,21 @@ async function lobby() {
       const humans = g.seats.filter((x) => x.kind === "human");
       const title = `${cat.games.find((x) => x.id === ruleset).name}: ${scenario || "introductory battle"}`;
       for (const x of humans.slice(0, 1)) myGames.add({game_id: g.game_id, token: x.token, seat_name: x.name, title});
-      if (humans.length <= 1 || !linksBox) {
-        const me = humans[0] || g.seats[0];
-        location.href = me.url;
+      if (!humans.length) {  // computers only: watch them as a spectator (no hand shown)
+        myGames.add({game_id: g.game_id, token: g.watch.token, seat_name: "spectator", title});
+        location.href = g.watch.url;
+        return;
+      }
+      if (humans.length === 1 || !linksBox) {
+        location.href = humans[0].url;
         return;
       }
       fill(linksBox, h("h3", {}, "Send each player their link (keep yours secret)"),
         h("ul", {class: "links"}, ...humans.map((x) => h("li", {},
           h("b", {class: sideClass(x.name)}, x.name), ": ",
-          h("a", {href: x.url, class: "seat-link"}, new URL(x.url, location.href).href)))),
+          h("a", {href: x.url, class: "seat-link"}, new URL(x.url, location.href).href))),
+          h("li", {}, h("b", {}, "Spectators"), " (see no hand): ",
+            h("a", {href: g.watch.url, class: "watch-link"}, new URL(g.watch.url, location.href).href))),
         h("button", {class: "primary", onclick: () => { location.href = humans[0].url; }}, `Play ${humans[0].name} here`));
     } catch (e) { showError(linksBox || errBox, e); }
   }
@@ -274,7 +280,7 @@ class GameScreen {
   async render() {
     const v = this.v;
     const mod = await this.ensureView(v.view);
-    titleEl.textContent = `${v.game_name}: ${v.scenario_name || ""} — you are ${v.seat_name}`;
+    titleEl.textContent = `${v.game_name}: ${v.scenario_name || ""} — ${v.watching ? "watching" : `you are ${v.seat_name}`}`;
     document.body.dataset.version = String(v.version);
     document.body.dataset.yourTurn = String(v.your_turn);
     document.body.dataset.pending = this.pending || "";
@@ -286,7 +292,7 @@ class GameScreen {
     if (v.result) {
       status.push(h("span", {class: "result", id: "result"},
         v.result.winner_name ? `${v.result.winner_name} wins (${v.result.reason})` : `Draw (${v.result.reason})`,
-        v.result.winner === v.seat ? " — Victory!" : v.result.winner !== null ? " — Defeat." : ""));
+        v.watching ? "" : v.result.winner === v.seat ? " — Victory!" : v.result.winner !== null ? " — Defeat." : ""));
     } else if (v.your_turn) {
       status.push(h("span", {class: `prompt mine${react ? " react" : ""}`, id: "prompt"}, v.prompt || "Your move"));
     } else {
