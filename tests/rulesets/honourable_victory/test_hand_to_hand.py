@@ -225,3 +225,41 @@ def test_hand_to_hand_green_and_veteran_adjust_hits():
                  start="h2h", dice=[6, 6, 6, 1, 6, 6])
     hits = {e.data["attacker"]: e.data["hits"] for e in s.events if e.kind == "attack-hits"}
     assert hits == {"S1": 0, "N1": 0}
+
+
+def test_remove_losses_owner_may_break_contact_by_the_stands_he_removes():
+    """001:465-469: "The player controlling the unit chooses which stands to remove" and
+    "Breaking contact with an enemy unit (or units) by removing stands is allowed" (H6): a unit
+    that lost stands and is still engaged asks its owner to hold or break contact."""
+    s = position([foot("S1", "C2", stands=4, hits=2), foot("N1", "C2", facing="S", hits=1)],
+                 contacts=(("S1", "front", "N1", "front"),), init=0, start="move")
+    s._remove_losses()
+    assert s.pend["step"] == "breakoff" and s.to_move() == 0
+    assert s.legal_actions() == ["S1 hold", "S1 break"]
+    broken = act(s, "S1 break")
+    assert broken.contacts == [] and not broken.engaged("N1")
+    assert any("breaks contact with N1" in t for t in texts(broken))
+    assert broken.pend["step"] == "move" and broken.to_move() == 0  # then the movement phases
+    held = act(s, "S1 hold")
+    assert held.contacts == [("S1", "front", "N1", "front")] and held.pend["step"] == "move"
+
+
+def test_remove_losses_no_break_off_question_without_lost_stands_or_contact():
+    # N1 lost no stand (one leftover hit marker); S2 lost a stand but is engaged with nobody
+    s = position([foot("S1", "C2", stands=4, hits=1), foot("N1", "C2", facing="S", hits=1),
+                  foot("S2", "B2", stands=4, hits=2)],
+                 contacts=(("S1", "front", "N1", "front"),), init=0, start="move")
+    s._remove_losses()
+    assert s.pend["step"] == "move" and s.u("S2").stands == 3
+
+
+def test_remove_losses_break_off_questions_follow_the_order_losses_were_removed():
+    # three-stand N1 removes first (fewer stands), then five-stand S1: North is asked first
+    s = position([foot("S1", "C2", stands=5, hits=2), foot("N1", "C2", stands=3, facing="S", hits=2)],
+                 contacts=(("S1", "front", "N1", "front"),), init=0, start="move")
+    s._remove_losses()
+    assert s.to_move() == 1 and s.legal_actions() == ["N1 hold", "N1 break"]
+    s = act(s, "N1 hold")
+    assert s.to_move() == 0 and s.legal_actions() == ["S1 hold", "S1 break"]
+    s = act(s, "S1 break")
+    assert s.contacts == [] and s.pend["step"] == "move"

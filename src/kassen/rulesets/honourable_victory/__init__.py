@@ -15,6 +15,8 @@ Hand-to-Hand Combat Phase
     ``reroll 4 6``          overlapping/outflanking re-throw of the dice showing 4 and 6
     ``daimyo``              the Daimyo's re-throw of every die of the attack
     ``accept``              let the throw stand
+Remove Losses Phase
+    ``S3 hold`` / ``S3 break``  a unit that lost stands keeps or breaks contact (ruling H6)
 Movement Phases (one unit at a time)
     ``S3 move``             move forward into the next zone
     ``S3 turn E``           turn to face an edge

@@ -523,8 +523,6 @@ class HVState(State):
                     return
             self._finish_attack()
         self._remove_losses()
-        if self._result is None:
-            self._begin_move(self.init)
 
     def _finish_attack(self) -> None:
         st = self.att
@@ -585,6 +583,7 @@ class HVState(State):
         non = 1 - self.init
         order = sorted((u for u in self.units.values() if u.status in ("table", "reserve") and u.hits),
                        key=lambda u: (u.stands, 0 if u.side == non else 1, uid_key(u.uid)))
+        ask: list[str] = []
         for u in order:
             if u.status not in ("table", "reserve"):
                 continue
@@ -602,6 +601,34 @@ class HVState(State):
                 self._rout(u, "is reduced to a single stand and routs")
             elif not self.can_form(u, u.form):
                 self._rout(u, f"is no longer in a valid {u.form} formation and routs")
+            elif lost:
+                ask.append(u.uid)
+        self._next_breakoff(ask)
+
+    def _next_breakoff(self, ask: list[str]) -> None:
+        """001:465-469: the owner chooses which stands to remove, and may so break contact with
+        the enemies his unit was engaged with (ruling H6): each unit that lost stands and is
+        still engaged asks its owner, in the order losses were removed; then the movement phase."""
+        ask = [uid for uid in ask if self.u(uid).status == "table" and self.engaged(uid)]
+        if ask:
+            self.pend = {"step": "breakoff", "seat": self.u(ask[0]).side, "unit": ask[0], "after": ask[1:]}
+            return
+        if self._result is None:
+            self._begin_move(self.init)
+
+    def _legal_breakoff(self) -> list[str]:
+        uid = self.pend["unit"]
+        return [f"{uid} hold", f"{uid} break"]
+
+    def _act_breakoff(self, action: str) -> None:
+        uid, verb = action.split()
+        after = list(self.pend["after"])
+        if verb == "break":
+            enemies = self.enemies_engaged(uid)
+            self.contacts = [c for c in self.contacts if c[0] != uid and c[2] != uid]
+            self._say("break_contact", f"{self.label(self.u(uid))} removes the stands in contact and breaks "
+                      f"contact with {', '.join(enemies)}", unit=uid, enemies=enemies)
+        self._next_breakoff(after)
 
     def _rout(self, u: Unit, why: str) -> None:
         u.status = "routed"
@@ -1135,6 +1162,9 @@ class HVState(State):
             return f"{p['unit']} {what}: react?"
         if step == "recoiled":
             return f"{p['unit']}'s target recoiled: engage another unit or rally"
+        if step == "breakoff":
+            return (f"{p['unit']} lost stands: keep contact with {', '.join(self.enemies_engaged(p['unit']))} "
+                    "or break contact by the stands you remove")
         return ""
 
     def prompt(self) -> str:
@@ -1167,7 +1197,9 @@ class HVState(State):
                      "enter": lambda: f"move onto the table in {w[2]} formation",
                      "shift": lambda: f"move to reserve zone {w[2]}", "rally": lambda: f"rally facing {w[2]}",
                      "stop": lambda: "no second action", "mount": lambda: "mount up", "dismount": lambda: "dismount",
-                     "disengage": lambda: "disengage"}
+                     "disengage": lambda: "disengage",
+                     "hold": lambda: "keep contact with the enemy",
+                     "break": lambda: "break contact (remove the stands in contact)"}
             if verb in texts and (verb not in ("turn", "form", "engage", "enter", "shift", "rally") or len(w) > 2):
                 return f"{u.name}: {texts[verb]()}"
         if w[0] == "daimyo" and len(w) == 2:
