@@ -112,3 +112,13 @@ def test_series_counts_both_partners_of_a_winning_team():
     st = summarize([r, {**r, "winner_seat": 1, "winner_seats": [1, 3]}], seats)
     assert st.wins_by_seat["Hondo"] >= 1 and st.wins_by_seat["Jozu"] >= 1
     assert sum(st.wins_by_seat.values()) == len(r["winner_seats"]) + 2
+
+
+def test_playouts_never_concede_while_anything_else_is_legal():
+    from kassen.ai.search import playout_policy
+    from kassen.engine.rng import Rng
+
+    rng = Rng(1)
+    picks = {playout_policy(GAME.new_state(None, 1), ["concede", "end", "S1 move"], rng) for _ in range(200)}
+    assert "concede" not in picks and picks <= {"end", "S1 move"}
+    assert playout_policy(GAME.new_state(None, 1), ["concede"], rng) == "concede"

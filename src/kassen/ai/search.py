@@ -23,8 +23,13 @@ AGGRESSIVE = ("attack", "fire", "bonus", "advance", "battle-back")
 PASSIVE = ("end-", "done", "no-", "stay", "keep-dragons")
 
 
+#: actions that give the game away: a playout never takes them unless nothing else is legal
+RESIGN = ("concede", "resign", "surrender")
+
+
 def playout_policy(state: State, legal: list[str], rng: Rng) -> str:
-    """A cheap default policy: prefer fighting, then acting, over passing."""
+    """A cheap default policy: prefer fighting, then acting, over passing; never concede."""
+    legal = [a for a in legal if a not in RESIGN] or legal
     fights = [a for a in legal if a.startswith(AGGRESSIVE)]
     if fights and rng.randbelow(10) < 8:
         return rng.choice(fights)
