@@ -66,7 +66,10 @@ def cc_odds(state: State, action: str) -> dict[str, Any] | None:
     s: Any = state
     try:
         ah, dh = s.b.parse(words[1]), s.b.parse(words[2])
-        au, du = s.units[ah], s.units[dh]
+        au = s.units[ah]
+        if dh not in s.units and dh in s.leaders:
+            return _lone_leader_odds(s, action, kind, ah, dh)
+        du = s.units[dh]
     except (KeyError, ValueError, AttributeError):
         return None
     at, dt = s.ut(au), s.ut(du)
@@ -91,6 +94,29 @@ def cc_odds(state: State, action: str) -> dict[str, Any] | None:
         "p_hit": sum(p for k, p in hits.items() if k > 0),
         "p_eliminated": p_elim,
         "note": "before Leader inspiration, First Strike and Dragon cards played in answer",
+    }
+
+
+def _lone_leader_odds(s: Any, action: str, kind: str, ah: Any, dh: Any) -> dict[str, Any]:
+    """Combat Against a Leader Alone in a Hex: any sword kills him (but a Zvezda bow's swords at
+    range, R36); flags do nothing: if not hit he retreats or commits seppuku."""
+    words = action.split()
+    au, ld = s.units[ah], s.leaders[dh]
+    at = s.ut(au)
+    n = int(s.combat_dice(kind, ah, dh, False))
+    blank = kind == "ranged" and not at.ranged_sword_hits and not s.t.rules.bow_hits_lone_leader
+    p = 0.0 if blank else 1.0 - (5 / 6) ** n
+    return {
+        "action": action, "kind": kind, "dice": n,
+        "attacker": {"hex": words[1], "type": au.type, "name": at.name, "blocks": au.blocks},
+        "defender": {"hex": words[2], "type": "leader", "name": f"lone {ld.kind} Leader", "blocks": 1},
+        "hits": {"0": 1.0 - p, "1": p} if p else {"0": 1.0},
+        "flags": {"0": 1.0},
+        "expected_hits": p,
+        "p_hit": p,
+        "p_eliminated": p,
+        "note": ("a bow scores no hit with a sword at range: he cannot be hit (Zvezda)" if blank else
+                 "any sword kills him; flags do nothing: if he is not hit he retreats or commits seppuku"),
     }
 
 
