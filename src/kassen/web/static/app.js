@@ -223,9 +223,11 @@ class GameScreen {
     fill(this.oddsBox, 
       h("h3", {}, o ? `${o.kind === "close" ? "Attack" : "Fire"}: ${o.attacker.name} (${o.attacker.hex}) → ${o.defender.name} (${o.defender.hex})` : action),
       o ? h("p", {}, `${o.dice} ${o.dice === 1 ? "die" : "dice"}; at least one hit ${(o.p_hit * 100).toFixed(0)}%, `,
-        `eliminates the ${o.defender.blocks}-block unit ${(o.p_eliminated * 100).toFixed(1)}%, expected hits ${o.expected_hits.toFixed(2)}`) : h("p", {}, "No odds for this action."),
+        o.defender.type === "leader" ? `kills the Leader ${(o.p_eliminated * 100).toFixed(1)}%`
+          : `eliminates the ${o.defender.blocks}-block unit ${(o.p_eliminated * 100).toFixed(1)}%, expected hits ${o.expected_hits.toFixed(2)}`)
+        : h("p", {}, "No odds for this action."),
       o ? h("table", {}, ...rows) : null,
-      o ? h("p", {class: "muted"}, `Odds ${o.note}.`) : null,
+      o ? h("p", {class: "muted"}, o.defender.type === "leader" ? `${o.note[0].toUpperCase()}${o.note.slice(1)}.` : `Odds ${o.note}.`) : null,
       h("div", {class: "actions"},
         h("button", {class: "primary", id: "confirm-attack", onclick: () => this.act(action)}, "Attack! (Enter)"),
         h("button", {onclick: () => this.cancel()}, "Cancel (Esc)")));
