@@ -31,7 +31,7 @@ chromium:
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests
-	$(VENV)/bin/mypy --strict src/kassen/engine
+	$(VENV)/bin/mypy --strict src/kassen
 
 bench: $(STAMP)
 	$(VENV)/bin/kassen bench

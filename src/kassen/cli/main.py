@@ -173,8 +173,8 @@ def battle(
     names = [p.strip() for p in players.split(",") if p.strip()]
     try:
         seat_names = g.new_state(scenario, seed).seat_names()
-        for n in names:
-            make_player(n, 0)
+        for name in names:
+            make_player(name, 0)
     except KassenError as exc:
         fail(str(exc))
     if len(names) != len(seat_names):

@@ -267,13 +267,13 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
               "ordered this turn", hex=s.name(target))
     elif slug == "blue-dragon":
         for h in _blue_dragon_targets(s, enemy):
-            u = s.units.get(h)
-            if u is None:
+            bu = s.units.get(h)
+            if bu is None:
                 continue
             face = s.roll(1)[0]
-            s.say("roll", f"Blue Dragon against the {s.unit_label(u)} at {s.name(h)}: {face.label}",
+            s.say("roll", f"Blue Dragon against the {s.unit_label(bu)} at {s.name(h)}: {face.label}",
                   faces=[face.value], dice=1)
-            if face.value == s.ut(u).symbol:
+            if face.value == s.ut(bu).symbol:
                 s.hit_unit(h, 1, seat, "Blue Dragon")
                 if s._result is not None:
                     return
@@ -317,12 +317,12 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         # against Hold and Shoot, played after the second shot, it cancels the first one too
         first = s.ti.get("hold_shots", {}).get(f"{cx['att_uid']}>{cx['tgt_uid']}", 0)
         dh = s.b.parse(cx["tgt"])
-        u = s.units.get(dh)
-        if first and u is not None and u.uid == cx["tgt_uid"]:
-            back = min(first, s.start_blocks[u.uid] - u.blocks)
-            s.units[dh] = u._replace(blocks=u.blocks + back)
-            _effect(s, seat, "shot-proof-restore", uid=u.uid, blocks=back)
-            s.say("shot_proof", f"Shot Proof Armor cancels the first Hold and Shoot fire too: the {s.unit_label(u)} "
+        tu = s.units.get(dh)
+        if first and tu is not None and tu.uid == cx["tgt_uid"]:
+            back = min(first, s.start_blocks[tu.uid] - tu.blocks)
+            s.units[dh] = tu._replace(blocks=tu.blocks + back)
+            _effect(s, seat, "shot-proof-restore", uid=tu.uid, blocks=back)
+            s.say("shot_proof", f"Shot Proof Armor cancels the first Hold and Shoot fire too: the {s.unit_label(tu)} "
                   f"gets back {back} block(s)", hex=s.name(dh))
     elif slug == "revenge":
         assert cx is not None

@@ -85,13 +85,13 @@ class CCSamuraiGame(Game):
         s.bottom = 0 if meta.bottom == "red" else 1
         for obj in scen.objective:
             s.objective_defs.append({
-                "name": obj.name, "hexes": [b.parse(h) for h in obj.hexes],
+                "name": obj.name, "hexes": [b.parse(name) for name in obj.hexes],
                 "side": {"both": -1, "red": 0, "blue": 1}[obj.side], "banners": obj.banners, "kind": obj.kind,
             })
             s.obj_held.append(None)
         for slug, hexes in scen.terrain.items():
-            for h in hexes:
-                s.terrain[b.parse(h)] = slug
+            for name in hexes:
+                s.terrain[b.parse(name)] = slug
         for side in (0, 1):
             army = scen.army(side)
             if army.tent:

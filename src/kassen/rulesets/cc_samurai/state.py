@@ -193,7 +193,7 @@ class CCState(State):
 
     # ----------------------------------------------------------------- basics
     def side_name(self, side: int) -> str:
-        return self.game.side_label(self, side)
+        return self.game.side_label(self, side)  # type: ignore[attr-defined,no-any-return]
 
     def name(self, h: Hex) -> str:
         return self.b.name(h)
@@ -937,33 +937,33 @@ class CCState(State):
         key = f"u:{u.uid}"
         steps = (self._mv_prev.get(("u", h)) or self._unit_moves(h))[dest_txt]
         self.ti["moved"][key] = steps
-        ld = self.leaders.get(h)
-        carry = ld is not None and f"l:{ld.lid}" not in self.ti["orders"]
+        uld = self.leaders.get(h)
+        carry = uld is not None and f"l:{uld.lid}" not in self.ti["orders"]
         del self.units[h]
         if carry:
-            assert ld is not None
+            assert uld is not None
             del self.leaders[h]
         if dest_txt == "off":
             self.removed.append({"side": side, "piece": u.uid, "cause": "exit", "type": u.type})
             self.say("exit", f"{self.unit_label(u)} leaves the battlefield from {self.name(h)}", hex=self.name(h))
-            if carry and ld is not None:
-                self.removed.append({"side": side, "piece": ld.lid, "cause": "exit", "type": ld.kind})
+            if carry and uld is not None:
+                self.removed.append({"side": side, "piece": uld.lid, "cause": "exit", "type": uld.kind})
             self.award_banner(side, self.exit_banners, "a unit left by an exit hex", objective=True)
             return
         d = self.b.parse(dest_txt)
         self.units[d] = u
-        if carry and ld is not None:
-            self.leaders[d] = ld
+        if carry and uld is not None:
+            self.leaders[d] = uld
         if self.ter(d).forbids_battle_on_entry(self.ut(u).cavalry):
             self.ti["no_battle"].append(u.uid)
         joined = ""
         if not carry and d in self.leaders:
             joined = f" and joins the {LEADER_NAME[self.leaders[d].kind]}"
-        with_ld = f" with its {LEADER_NAME[ld.kind]}" if carry and ld is not None else ""
+        with_ld = f" with its {LEADER_NAME[uld.kind]}" if carry and uld is not None else ""
         self.say("move", f"{self.unit_label(u)}{with_ld} moves {self.name(h)} to {self.name(d)}{joined}",
                  frm=self.name(h), to=self.name(d), unit=u.uid)
-        if carry and ld is not None:
-            self._insult_window(side, ld.lid, h, d, u.uid)
+        if carry and uld is not None:
+            self._insult_window(side, uld.lid, h, d, u.uid)
 
     def _insult_window(self, side: int, lid: str, frm: Hex, to: Hex, uid: str | None) -> None:
         """Insult is played when the enemy moves an ordered Leader."""
@@ -2183,7 +2183,7 @@ class CCState(State):
                 "gain": f"{side}: gain ground into {task['tgt']}?",
                 "bonus": f"{side}: make a bonus close combat from {task['tgt']}?",
                 "back": f"{side}: battle back from {task['tgt']} against {task['att']}?",
-            }.get(step, step)
+            }.get(step, str(step))
         if t == "end":
             return {
                 "wise": f"{side}: end of turn: play a Dragon card (Wise Advisor) before drawing?",
@@ -2204,7 +2204,7 @@ class CCState(State):
             "dloh": f"{side}: {task.get('why')}: which of your units bearing the symbol loses a block?",
             "turncoat": f"{side}: you decide: does the unit at {task.get('hex')} change sides?",
             "dragon": f"{side}: play a Dragon card now ({dragons.WINDOWS.get(task.get('w', ''), task.get('w'))})?",
-        }.get(t, t)
+        }.get(t, str(t))
 
     def board_json(self) -> JSON:
         units = []
