@@ -38,6 +38,16 @@ export const FACE_NAMES = {
   flag: "flag", honor: "Honor & Fortune", swords: "swords",
 };
 
+const PIPS = {1: [[20, 20]], 2: [[12, 12], [28, 28]], 3: [[11, 11], [20, 20], [29, 29]],
+  4: [[12, 12], [28, 12], [12, 28], [28, 28]], 5: [[11, 11], [29, 11], [20, 20], [11, 29], [29, 29]],
+  6: [[12, 10], [28, 10], [12, 20], [28, 20], [12, 30], [28, 30]]};
+
+/** The pips of a d6 face 1-6 (games that roll plain six-sided dice), else null. */
+function pips(face) {
+  const spots = PIPS[Number(face)];
+  return spots ? spots.map(([x, y]) => s("circle", {cx: x, cy: y, r: 3.4, fill: "#222"})) : null;
+}
+
 /** One battle die showing ``face`` as an SVG. */
 export function dieSvg(face) {
   const body = {
@@ -50,7 +60,7 @@ export function dieSvg(face) {
             s("text", {x: 20, y: 25, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#5b4407"}, "H")],
     swords: [s("line", {x1: 9, y1: 9, x2: 31, y2: 31, stroke: "#444", "stroke-width": 3.5}),
              s("line", {x1: 31, y1: 9, x2: 9, y2: 31, stroke: "#444", "stroke-width": 3.5})],
-  }[face] || [s("text", {x: 20, y: 25, "text-anchor": "middle", "font-size": 12}, String(face))];
+  }[face] || pips(face) || [s("text", {x: 20, y: 25, "text-anchor": "middle", "font-size": 12}, String(face))];
   return s("svg", {viewBox: "0 0 40 40", role: "img", "aria-label": FACE_NAMES[face] || String(face)},
     s("title", {}, FACE_NAMES[face] || String(face)),
     s("rect", {x: 1.5, y: 1.5, width: 37, height: 37, rx: 7, fill: "#fffdf6", stroke: "#555", "stroke-width": 2}),
@@ -59,6 +69,7 @@ export function dieSvg(face) {
 
 /** A row of dice. */
 export function diceRow(faces) {
+  faces = faces.flat();  // a pair of 2D6 throws arrives as [[a, b], [c, d]]
   return h("span", {class: "dice", "data-faces": faces.join(",")}, ...faces.map(dieSvg));
 }
 
