@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -31,7 +31,7 @@ def console() -> Console:
     return Console(highlight=False, width=wide)
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     # never hard-wrapped (a path or an action must stay whole) and never read as markup
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(2)
@@ -42,6 +42,12 @@ def _game(game_id: str) -> Any:
         return load_game(game_id)
     except KassenError as exc:
         fail(str(exc))
+
+
+def _cc_edition(game_id: str) -> str | None:
+    """The C&C Samurai edition ("gmt", "zvezda") a game id plays, as the game itself says."""
+    edition = getattr(_game(game_id), "edition", None)
+    return edition if isinstance(edition, str) else None
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
@@ -244,13 +250,13 @@ def odds(
     """Exact odds of one C&C Samurai attack: hits, flags and Honor & Fortune, by enumeration."""
     from kassen.rulesets.cc_samurai.odds import attack_odds
 
-    editions = {"cc-samurai": "gmt", "cc-samurai-zvezda": "zvezda"}
-    if game not in editions:
-        fail(f"odds are for {' and '.join(editions)}, not {game!r}")
+    edition = _cc_edition(game)
+    if edition is None:
+        fail(f"odds are for the C&C Samurai games (cc-samurai, cc-samurai-zvezda), not {game!r}")
     try:
         r = attack_odds(attacker, defender, ranged=ranged, range_=range_, attacker_on=attacker_on,
                         defender_on=defender_on, moved=moved, inspired=inspired, bonus=bonus,
-                        defender_blocks=defender_blocks, edition=editions[game])
+                        defender_blocks=defender_blocks, edition=edition)
     except KassenError as exc:
         fail(str(exc))
     if as_json:
@@ -275,18 +281,18 @@ def rules(
     cards: Annotated[bool, typer.Option("--cards", help="List the 60 Command and 40 Dragon cards instead.")] = False,
 ) -> None:
     """Print a game's unit and terrain tables, or its cards."""
-    editions = {"cc-samurai": "gmt", "cc-samurai-zvezda": "zvezda"}
+    edition = _cc_edition(game)
     if game == "clans":
         _clans_rules()
         return
     if game == "honourable-victory":
         _hv_rules()
         return
-    if game not in editions:
-        fail(f"no rules tables for {game!r} (known: {', '.join([*editions, 'clans', 'honourable-victory'])})")
+    if edition is None:
+        fail(f"no rules tables for {game!r} (known: {', '.join(GAMES)})")
     from kassen.rulesets.cc_samurai.data import load_tables
 
-    t = load_tables(editions[game])
+    t = load_tables(edition)
     c = console()
     if cards:
         n_cmd, n_dragon = len(t.command_ids), len(t.dragon_ids)
