@@ -255,7 +255,12 @@ def test_replay_of_a_finished_game(app_client: Any) -> None:
     r0 = client.get(f"/api/games/{gid}/replay?step=0", headers=red.headers).json()
     assert r0["total"] == total and r0["action"] is None and r0["observation"]["turn"] == 1
     r1 = client.get(f"/api/games/{gid}/replay?step=1", headers=blue.headers).json()
-    assert r1["action"] == live.stored.actions[0] and r1["observation"]["you"] == "blue"
+    assert r1["observation"]["you"] == "blue"
+    # Red's first decision: Red sees it as played, Blue as its log told it (issue 13)
+    assert client.get(f"/api/games/{gid}/replay?step=1", headers=red.headers).json()["action"] == \
+        live.stored.actions[0]
+    told = [e.text for e in live.history[1].events if e.visible_to is None]
+    assert r1["action"] == "; ".join(told) and r1["action"] != live.stored.actions[0]
     last = client.get(f"/api/games/{gid}/replay?step={total}", headers=red.headers).json()
     assert last["observation"]["result"] is not None
     assert client.get(f"/api/games/{gid}/replay?step={total + 1}", headers=red.headers).status_code == 400

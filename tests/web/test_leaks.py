@@ -126,3 +126,131 @@ def test_the_watch_link_sees_no_hand_and_cannot_act(app_client: Any) -> None:
     stored = svc.storage.load_game(gid)
     assert stored is not None and stored.seat_kinds == ["random", "random"]
     assert checked > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Every step of another seat that was hidden from a viewer (a card kept, a card laid face
+# down, a shuffle) must reach that viewer only as its log told it: never as the raw action,
+# in no response (view, undo, replay, watch). Walked over whole games of every game id.
+
+GAME_SETUPS = [("cc-samurai", None), ("cc-samurai-zvezda", None), ("clans", "2-players"),
+               ("clans", "3-players-experienced"), ("clans", "4-players-teams"),
+               ("honourable-victory", "meeting-engagement")]
+
+
+def hidden_steps(live: LiveGame, viewer: int | None) -> set[str]:
+    """The raw actions of other seats (or chance) that ``viewer`` saw only as redacted events
+    (a step with a public event, such as a Command card played, is public)."""
+    out: set[str] = set()
+    h = live.history
+    for k, action in enumerate(live.stored.actions):
+        events = h[k + 1].events
+        if h[k].to_move() == viewer or " " not in action or not events:
+            continue
+        if all(e.visible_to is not None and (viewer is None or viewer not in e.visible_to) for e in events):
+            out.add(action)
+    return out
+
+
+def assert_hides(body: str, live: LiveGame, version: int, viewer: int | None, what: str) -> None:
+    """No secret of the state ``viewer`` saw, no hidden step of another seat, in ``body``
+    (the seat's own legal actions left out: they are its own to see)."""
+    import json
+
+    data = json.loads(body)
+    if isinstance(data, dict):
+        data.pop("actions", None)
+    text = json.dumps(data)
+    secrets = live.history[version].secrets(viewer)
+    leaked = sorted(s for s in secrets if s in text)
+    assert not leaked, f"{what} leaks {leaked[:5]}"
+    h = live.history
+    own = {a for k, a in enumerate(live.stored.actions) if h[k].to_move() == viewer}  # the same words
+    if viewer is not None and h[version].to_move() == viewer:  # may name the viewer's own choices
+        own |= set(h[version].legal_actions())
+    steps = sorted(a for a in hidden_steps(live, viewer) - own if a in text)
+    at = [text[max(0, text.find(a) - 150):text.find(a) + 60] for a in steps[:1]]
+    assert not steps, f"{what} names another seat's hidden choices {steps[:5]} in {at}"
+
+
+def web_game(client: Any, svc: GameService, ruleset: str, scenario: str | None, kinds: list[str] | None,
+             seed: int) -> tuple[LiveGame, list[Seat], dict[str, str]]:
+    from kassen.rulesets.registry import load_game
+
+    g = load_game(ruleset)
+    n = len(g.new_state(scenario or g.default_scenario(), 0).seat_names())
+    live, tokens = svc.create(ruleset, scenario, kinds or ["human"] * n, seed=seed)
+    gid = live.stored.id
+    watch = {"Authorization": f"Bearer {svc.new_watch_token(live)}"}
+    return live, [Seat(client, gid, t, i) for i, t in enumerate(tokens)], watch
+
+
+@pytest.mark.parametrize(("ruleset", "scenario"), GAME_SETUPS)
+def test_undo_text_never_names_the_ai_hidden_choices(app_client: Any, ruleset: str, scenario: str | None) -> None:
+    """Issue 13, repro 1: a person against computer players; the view's ``undo.text`` (the
+    Undo button's tooltip) and the answer to an undo name the AI's decisions only as the
+    person's log does ("Blue keeps one card"), never as ``keep order-three-left``."""
+    import random
+    import time
+
+    client, svc = app_client
+    from kassen.rulesets.registry import load_game
+
+    g = load_game(ruleset)
+    n = len(g.new_state(scenario or g.default_scenario(), 0).seat_names())
+    live, seats, _ = web_game(client, svc, ruleset, scenario, ["human"] + ["greedy"] * (n - 1), seed=5)
+    me = seats[0]
+    pick = random.Random(5)
+    decisions = undos = 0
+    deadline = time.monotonic() + 60
+    while decisions < 40 and not live.state.is_terminal():
+        assert time.monotonic() < deadline, "the AI did not answer"
+        if live.ai_running or live.state.to_move() != 0:
+            time.sleep(0.002)
+            continue
+        r = me.get(0)
+        assert_hides(r.text, live, r.json()["version"], 0, f"{ruleset} view after {live.version} actions")
+        if decisions % 4 == 3 and r.json()["undo"]["possible"]:
+            u = client.post(f"/api/games/{live.stored.id}/undo", headers=me.headers)
+            if u.status_code == 200:
+                assert_hides(u.text, live, u.json()["version"], 0, f"{ruleset} undo answer")
+                undos += 1
+                continue
+        acts = live.state.legal_actions()
+        act = pick.choice([a for a in acts if not a.startswith("concede")] or acts)
+        assert me.act(act, at=live.version).status_code == 200
+        decisions += 1
+    assert decisions > 5
+
+
+@pytest.mark.parametrize(("ruleset", "scenario"), GAME_SETUPS)
+def test_replay_shows_each_viewer_only_what_it_saw(app_client: Any, ruleset: str, scenario: str | None) -> None:
+    """Issue 13, repro 2: a finished game's replay, step by step, for every seat and the watch
+    link: each ``action`` and event as that viewer saw it then; no hidden choice of another seat
+    ("keep leadership", "deploy lord village" face down) and no secret of that moment."""
+    import random
+
+    client, svc = app_client
+    live, seats, watch = web_game(client, svc, ruleset, scenario, None, seed=11)
+    pick = random.Random(11)
+    while not live.state.is_terminal():
+        assert live.version < 4000, "the game did not end"
+        acts = live.state.legal_actions()
+        attacks = [a for a in acts if a.startswith(("attack ", "fire ", "play "))]
+        act = pick.choice(attacks or [a for a in acts if not a.startswith("concede")] or acts)
+        svc.act(live, live.state.to_move(), act, None)
+    total = live.version
+    viewers: list[tuple[int | None, dict[str, str]]] = [(s.index, s.headers) for s in seats] + [(None, watch)]
+    for viewer, headers in viewers:
+        hidden = hidden_steps(live, viewer)
+        h = live.history
+        # every step that followed a hidden choice of another seat, and a sample of the rest
+        steps = {k + 1 for k, a in enumerate(live.stored.actions) if a in hidden and h[k].to_move() != viewer}
+        for k in sorted(steps | set(range(0, total + 1, 10))):
+            r = client.get(f"/api/games/{live.stored.id}/replay?step={k}", headers=headers)
+            assert r.status_code == 200, r.text
+            assert_hides(r.text, live, k, viewer, f"{ruleset} replay step {k} for {viewer}")
+        v = client.get(f"/api/games/{live.stored.id}", headers=headers)
+        assert_hides(v.text, live, total, viewer, f"{ruleset} final view for {viewer}")
+        if viewer is not None and ruleset != "honourable-victory":
+            assert hidden, f"{ruleset}: the other seats made no hidden choice, so this test shows nothing"

@@ -274,6 +274,25 @@ class GameService:
                             "data": {k: v for k, v in e.data.items() if k in EVENT_KEYS}})
         return out
 
+    def step_text(self, live: LiveGame, k: int, seat: int) -> str:
+        """What ``seat`` may be told of history step ``k`` (the action that led from entry ``k``
+        to ``k + 1``): its own decisions as played; anyone else's (and the dice's) only through
+        the events that seat saw, redacted exactly as in its log. Every response that speaks of
+        a step (undo, replay) goes through here, so a hidden choice (a card kept, a card laid
+        face down, a shuffle) never reaches another seat."""
+        h = live.history
+        mover = h[k].to_move()
+        if seat != WATCH and mover == seat:
+            return live.stored.actions[k]
+        viewer = None if seat == WATCH else seat
+        seen = [e.text for e in events_for_seat(h[k + 1].events, viewer) if e.text]
+        if seen:
+            return "; ".join(seen)
+        names = live.seat_names()
+        who = "the dice" if mover == CHANCE else (names[mover] if mover is not None and 0 <= mover < len(names)
+                                                  else "a seat")
+        return f"{who} decides"
+
     def replay_step(self, live: LiveGame, seat: int, step: int) -> dict[str, Any]:
         """A finished game as ``seat`` saw it after ``step`` actions."""
         with live.lock:
@@ -286,7 +305,7 @@ class GameService:
             viewer = None if seat == WATCH else seat
             return {
                 "step": step, "total": total,
-                "action": live.stored.actions[step - 1] if step else None,
+                "action": self.step_text(live, step - 1, seat) if step else None,
                 "observation": st.observation(viewer),
                 "events": [{"at": step, "kind": e.kind, "text": e.text,
                             "data": {k: v for k, v in e.data.items() if k in EVENT_KEYS}}
@@ -364,14 +383,15 @@ class GameService:
         for k in range(back, n):
             if any(e.visible_to is not None and seat in e.visible_to for e in h[k + 1].events):
                 return None, "cannot undo past a card you were shown"
-        return back, f"take back {', '.join(live.stored.actions[back:])}"
+        return back, "take back " + " / ".join(self.step_text(live, k, seat) for k in range(back, n))
 
     def _undo_json(self, live: LiveGame, seat: int) -> dict[str, Any]:
         back, why = self.undo_check(live, seat)
         return {"possible": back is not None and not live.ai_running, "text": why}
 
     def undo(self, live: LiveGame, seat: int) -> list[str]:
-        """Take back ``seat``'s last decision; returns the actions undone (409 if refused)."""
+        """Take back ``seat``'s last decision; returns what ``seat`` may be told of the steps
+        undone (:meth:`step_text`; 409 if refused)."""
         if seat == WATCH:
             raise WebError(403, "a watch link only watches: it cannot undo")
         with live.lock:
@@ -380,7 +400,7 @@ class GameService:
             back, why = self.undo_check(live, seat)
             if back is None:
                 raise WebError(409, why)
-            undone = live.stored.actions[back:]
+            undone = [self.step_text(live, k, seat) for k in range(back, live.version)]
             self.storage.truncate_actions(live.stored.id, back)
             del live.stored.actions[back:]
             del live.history[back + 1:]
