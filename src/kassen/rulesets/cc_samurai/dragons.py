@@ -164,8 +164,9 @@ def _condition(s: CCState, seat: int, slug: str, cx: JSON | None) -> bool:
             return False
         if slug == "brave-leader" or slug == "shot-proof-armor":
             return cx.get("tgt_uid") is not None
-        if slug == "ambush":
-            return len(cx["atts"]) == 1 and s._can_battle_back(s.b.parse(cx["tgt"]), s.b.parse(cx["att"]))
+        if slug == "ambush":  # "cannot be combined with, or answer, First Strike"
+            return (not cx.get("first_strike") and cx.get("role") != "first" and len(cx["atts"]) == 1
+                    and s._can_battle_back(s.b.parse(cx["tgt"]), s.b.parse(cx["att"])))
         if slug == "legendary-combat":
             return cx["role"] in ("attack", "bonus")
         if slug == "personal-challenge":

@@ -1172,8 +1172,11 @@ class CCState(State):
     def _legal_combat(self, task: JSON) -> list[str]:
         step = task["step"]
         if step == "react":
+            # First Strike (a Command card) and a Dragon card of this window answer the same
+            # declaration independently, in either order (R47); Ambush excludes First Strike
             fs = []
-            if (len(task["atts"]) == 1 and self._can_battle_back(self.b.parse(task["tgt"]), self.b.parse(task["att"]))
+            if (not task.get("first_strike") and not task.get("no_back") and len(task["atts"]) == 1
+                    and self._can_battle_back(self.b.parse(task["tgt"]), self.b.parse(task["att"]))
                     and any(self.t.command_ids[c] == "first-strike" for c in self.hands[task["seat"]])):
                 fs = ["first-strike"]
             return [*fs, *dragons.actions(self, task["seat"], "declare", task), "pass"]
@@ -1207,8 +1210,7 @@ class CCState(State):
         if step == "react":
             if self._legal_combat(cx) != ["pass"]:
                 return False
-            cx["step"] = "inspire"
-            cx["seat"] = 1 - cx["seat"]
+            self._end_react(cx)
             return True
         if step == "inspire":
             u = self.units.get(ah)
@@ -1261,13 +1263,15 @@ class CCState(State):
     def _act_combat(self, cx: JSON, action: str) -> None:
         step = cx["step"]
         if step == "react":
-            cx["step"] = "inspire"
             seat = cx["seat"]
-            cx["seat"] = 1 - seat
             if action == "first-strike":
-                self._first_strike(cx)
+                self._first_strike(cx)  # the window stays open for a Dragon card (R47)
             elif action.startswith("dragon "):
                 dragons.play(self, seat, action, cx)
+                if self.stack[-1] is not cx:  # Ambush: the defender's strike has begun
+                    self._end_react(cx)
+            else:
+                self._end_react(cx)
             return
         if step == "hollow":
             if action.startswith("dragon "):
@@ -1319,8 +1323,9 @@ class CCState(State):
                 self.start_combat("close", self.b.parse(cx["tgt"]), target, "back")
 
     def _first_strike(self, cx: JSON) -> None:
-        """First Strike: the defending unit battles first; the attacker then battles only if it
-        is still in place, and the defender does not battle back afterwards."""
+        """First Strike is played: the card leaves the hand at once; the defending unit battles
+        first when the declaration window closes (:meth:`_end_react`), so that a Dragon card may
+        still answer the same declaration (R47)."""
         dh = self.b.parse(cx["tgt"])
         side = self.units[dh].side
         cid = next(c for c in self.hands[side] if self.t.command_ids[c] == "first-strike")
@@ -1328,7 +1333,16 @@ class CCState(State):
         self.ti.setdefault("first_strikes", []).append({"side": side, "card": cid})
         card = self.t.command["first-strike"]
         self.say("play", f"{self.side_name(side)} plays {card.name}: {card.text}", side=side, card=cid, slug="first-strike")
-        self.strike_first(cx, 0)
+        cx["first_strike"] = True
+
+    def _end_react(self, cx: JSON) -> None:
+        """The defender's answers to a declared close combat are over: the attacker's side
+        decides on inspiration next; with First Strike played, the defending unit battles first
+        (it then does not battle back; the attacker battles only if still in place)."""
+        cx["step"] = "inspire"
+        cx["seat"] = 1 - cx["seat"]
+        if cx.get("first_strike"):
+            self.strike_first(cx, 0)
 
     def strike_first(self, cx: JSON, extra_dice: int) -> None:
         """The defender battles first (First Strike, Ambush); no battle back afterwards."""
