@@ -64,7 +64,7 @@ def _empty_test_db(url: str) -> None:
 def app_client(tmp_path: Path) -> Iterator[tuple[TestClient, GameService]]:
     if TEST_DB:
         _empty_test_db(TEST_DB)
-    app = create_app(TEST_DB or f"sqlite:///{tmp_path / 'games.db'}")
+    app = create_app(TEST_DB or f"sqlite:///{tmp_path / 'games.db'}", allowed_hosts=("testserver",))
     with TestClient(app) as client:
         yield client, app.state.service
 

@@ -29,7 +29,7 @@ def mover(seats: list[Seat]) -> tuple[Seat, dict[str, Any]]:
 # ---------------------------------------------------------------- catalog, create
 def test_health_and_catalog(app_client: Any) -> None:
     client, _ = app_client
-    assert client.get("/api/health").json() == {"ok": True, "schema_version": SCHEMA_VERSION}
+    assert client.get("/api/health").json() == {"ok": True, "schema_version": SCHEMA_VERSION, "storage": "writable"}
     cat = client.get("/api/catalog").json()
     cc = next(g for g in cat["games"] if g["id"] == "cc-samurai")
     assert cc["seats"] == ["Red", "Blue"] and cc["view"] == "cc"
@@ -70,7 +70,7 @@ def test_create_rejects_bad_input(app_client: Any, body: dict[str, Any], status:
     client, svc = app_client
     r = client.post("/api/games", json=body)
     assert r.status_code == status, r.text
-    assert words in r.json()["error"]
+    assert words in r.json()["error"]["message"]
     with svc.storage.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT COUNT(*) FROM games").scalar() == 0
 
@@ -78,7 +78,7 @@ def test_create_rejects_bad_input(app_client: Any, body: dict[str, Any], status:
 def test_create_rejects_non_json(app_client: Any) -> None:
     client, _ = app_client
     r = client.post("/api/games", content=b"{not json", headers={"Content-Type": "application/json"})
-    assert r.status_code == 422 and "malformed request" in r.json()["error"]
+    assert r.status_code == 422 and "malformed request" in r.json()["error"]["message"]
 
 
 # -------------------------------------------------------------------- tokens
@@ -88,17 +88,17 @@ def test_tokens_wrong_missing_foreign(app_client: Any) -> None:
     gid2, seats2 = new_game(client, ["human", "human"])
     url = f"/api/games/{gid}"
     r = client.get(url)
-    assert r.status_code == 401 and "missing seat token" in r.json()["error"]
+    assert r.status_code == 401 and "missing seat token" in r.json()["error"]["message"]
     r = client.get(url, headers={"Authorization": "Bearer not-a-token"})
-    assert r.status_code == 401 and "unknown seat token" in r.json()["error"]
+    assert r.status_code == 401 and "unknown seat token" in r.json()["error"]["message"]
     r = client.get(url, headers={"Authorization": "Basic abc"})
-    assert r.status_code == 401 and "Bearer" in r.json()["error"]
+    assert r.status_code == 401 and "Bearer" in r.json()["error"]["message"]
     r = client.get(url, headers=seats2[0].headers)
-    assert r.status_code == 403 and "another game" in r.json()["error"]
+    assert r.status_code == 403 and "another game" in r.json()["error"]["message"]
     r = client.post(f"{url}/actions", headers=seats2[0].headers, json={"action": "play cranes-wing"})
     assert r.status_code == 403
     r = client.get("/api/games/ffffffffffffffff", headers=seats[0].headers)
-    assert r.status_code == 404 and "no game" in r.json()["error"]
+    assert r.status_code == 404 and "no game" in r.json()["error"]["message"]
     assert client.get(f"{url}?token={seats[1].token}").json()["seat"] == 1
 
 
@@ -143,7 +143,7 @@ def test_bad_actions_change_nothing(app_client: Any, body: dict[str, Any], statu
     before = red.view()
     r = client.post(f"/api/games/{gid}/actions", headers=red.headers, json=body)
     assert r.status_code == status, r.text
-    assert words in r.json()["error"]
+    assert words in r.json()["error"]["message"]
     after = red.view()
     assert after["version"] == before["version"] == 0 and after["observation"] == before["observation"]
     assert stored_actions(svc, gid) == []
@@ -154,15 +154,15 @@ def test_not_your_turn_and_stale_and_over(app_client: Any) -> None:
     gid, (red, blue) = seeded_game(client, svc, ["human", "human"], seed=11)
     a = red.view()["actions"][0]["action"]
     r = blue.act(a)
-    assert r.status_code == 409 and "not your turn: Red to move" in r.json()["error"]
+    assert r.status_code == 409 and "not your turn: Red to move" in r.json()["error"]["message"]
     assert red.act(a, at=0).status_code == 200
     nxt = red.view()["actions"][0]["action"]
     r = red.act(nxt, at=0)
-    assert r.status_code == 409 and "stale" in r.json()["error"]
+    assert r.status_code == 409 and "stale" in r.json()["error"]["message"]
     assert stored_actions(svc, gid) == [a]
     play_until(svc, gid, lambda live: live.state.is_terminal())
     r = red.act("done")
-    assert r.status_code == 409 and "over" in r.json()["error"]
+    assert r.status_code == 409 and "over" in r.json()["error"]["message"]
 
 
 # ---------------------------------------------------------------- undo
@@ -171,7 +171,7 @@ def test_undo_only_against_the_ai(app_client: Any) -> None:
     gid, (red, _) = seeded_game(client, svc, ["human", "human"], seed=5)
     red.act(red.view()["actions"][0]["action"])
     r = client.post(f"/api/games/{gid}/undo", headers=red.headers)
-    assert r.status_code == 409 and "only possible against the AI" in r.json()["error"]
+    assert r.status_code == 409 and "only possible against the AI" in r.json()["error"]["message"]
     assert len(stored_actions(svc, gid)) == 1
 
 
@@ -181,7 +181,7 @@ def test_undo_goes_back_to_the_last_decision_never_past_dice(app_client: Any) ->
     v = red.view()
     assert not v["undo"]["possible"]
     r = client.post(f"/api/games/{gid}/undo", headers=red.headers)
-    assert r.status_code == 409 and "nothing to undo" in r.json()["error"]
+    assert r.status_code == 409 and "nothing to undo" in r.json()["error"]["message"]
     live = svc.get(gid)
     play_until(svc, gid, lambda lv: lv.state.to_move() == 0 and any(
         a.startswith("order ") for a in lv.state.legal_actions()))
@@ -207,7 +207,7 @@ def test_undo_goes_back_to_the_last_decision_never_past_dice(app_client: Any) ->
     play_until(svc, gid, lambda lv: lv.state.to_move() == 0 and any("faces" in e.data for e in lv.state.events))
     n = live.version
     r = client.post(f"/api/games/{gid}/undo", headers=red.headers)
-    assert r.status_code == 409 and "die roll" in r.json()["error"]
+    assert r.status_code == 409 and "die roll" in r.json()["error"]["message"]
     assert live.version == n and len(stored_actions(svc, gid)) == n
 
 
@@ -236,19 +236,19 @@ def test_odds_of_an_attack(app_client: Any) -> None:
     assert r.status_code == 409
     mover = (red, blue)[live.state.to_move()]
     r = client.get(f"/api/games/{gid}/odds", params={"action": "attack A1 B2"}, headers=mover.headers)
-    assert r.status_code == 422 and "not one of your legal actions" in r.json()["error"]
+    assert r.status_code == 422 and "not one of your legal actions" in r.json()["error"]["message"]
     legal = live.state.legal_actions()[0]
     r = client.get(f"/api/games/{gid}/odds", params={"action": legal}, headers=mover.headers)
-    assert r.status_code == 404 and "no odds" in r.json()["error"]
+    assert r.status_code == 404 and "no odds" in r.json()["error"]["message"]
     r = client.get(f"/api/games/{gid}/odds", headers=mover.headers)
-    assert r.status_code == 422 and "action" in r.json()["error"]
+    assert r.status_code == 422 and "action" in r.json()["error"]["message"]
 
 
 def test_replay_of_a_finished_game(app_client: Any) -> None:
     client, svc = app_client
     gid, (red, blue) = seeded_game(client, svc, ["human", "human"], seed=3)
     r = client.get(f"/api/games/{gid}/replay?step=0", headers=red.headers)
-    assert r.status_code == 409 and "finished games" in r.json()["error"]
+    assert r.status_code == 409 and "finished games" in r.json()["error"]["message"]
     play_until(svc, gid, lambda lv: lv.state.is_terminal())
     live = svc.get(gid)
     total = live.version

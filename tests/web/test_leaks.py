@@ -121,7 +121,7 @@ def test_the_watch_link_sees_no_hand_and_cannot_act(app_client: Any) -> None:
                              ("post", f"/api/games/{gid}/undo", {}),
                              ("get", f"/api/games/{gid}/odds", {"params": {"action": "attack F3 F5"}})):
         r = getattr(client, method)(path, headers=headers, **kw)
-        assert r.status_code == 403 and "watch link" in r.json()["error"], r.text
+        assert r.status_code == 403 and "watch link" in r.json()["error"]["message"], r.text
     # a new game's seats are the players' only: the watch link is no seat
     stored = svc.storage.load_game(gid)
     assert stored is not None and stored.seat_kinds == ["random", "random"]

@@ -429,11 +429,18 @@ def serve(
                                                               "(a busy port moves on to the next free one).")] = False,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the browser on the page (with --new-game: on "
                                                               "the new battle).")] = False,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        "--allowed-host", help="A host name the page may be reached by, besides addresses and localhost "
+                               "(repeat it; '*' allows any; also $KASSEN_ALLOWED_HOSTS, comma-separated). "
+                               "Other names are refused, against DNS rebinding.")] = None,
 ) -> None:
     """Serve the games in the browser (and as a JSON API; schema at /docs)."""
+    import os
+
     from kassen.web.serve import serve as run_server
 
-    run_server(host, port, db, new_game=new_game, open_browser=open_browser)
+    hosts = [*(allowed_host or []), *(h for h in os.environ.get("KASSEN_ALLOWED_HOSTS", "").split(",") if h.strip())]
+    run_server(host, port, db, new_game=new_game, open_browser=open_browser, allowed_hosts=tuple(hosts))
 
 
 def _scenarios_show(name: str, game: str) -> None:

@@ -38,15 +38,13 @@ from rich.text import Text
 from kassen.ai.players import Player, known_players, make_player
 from kassen.cli.render import parse_hex, render_board
 from kassen.engine.errors import FormatError, KassenError
-from kassen.engine.events import Event, events_for_seat
+from kassen.engine.events import Event, events_for_seat, rolled_dice
 from kassen.engine.protocol import CHANCE, Game, State
 from kassen.engine.record import GameRecord, replay
 from kassen.engine.rng import Rng
 from kassen.rulesets.registry import load_game
 
 DEFAULT_SAVE = "kassen-save.kassen.json"
-#: event kinds that carry a die roll: undo never goes back past one
-DICE_EVENTS = frozenset({"roll", "casualty_check", "lack_of_honor", "reroll"})
 HUMAN = "human"
 #: text colour of each seat (by index)
 SEAT_COLOURS = ("#ff5f5f", "#6fa8ff", "green3", "yellow3")
@@ -75,11 +73,6 @@ VIEWS: dict[str, str] = {
     "clans": "kassen.cli.render_clans:render",
     "honourable-victory": "kassen.cli.render_hv:render",
 }
-
-
-def rolled_dice(e: Event) -> bool:
-    """Whether ``e`` reports chance: a die roll (a known dice kind, or ``faces``) or a random pick (``random``)."""
-    return e.kind in DICE_EVENTS or "faces" in e.data or bool(e.data.get("random"))
 
 
 class _Quit(Exception):

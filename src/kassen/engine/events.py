@@ -72,3 +72,17 @@ def events_for_seat(events: list[Event] | tuple[Event, ...], seat: int | None) -
         if seen is not None:
             out.append(seen)
     return out
+
+
+#: event kinds that report a throw of dice
+DICE_EVENTS = frozenset({"roll", "casualty_check", "lack_of_honor", "reroll"})
+
+
+def rolled_dice(e: Event) -> bool:
+    """Whether ``e`` reports chance: a die roll (a known dice kind, or ``faces``) or a random
+    pick (``random``). Front ends never undo past one.
+
+    >>> rolled_dice(Event("roll", {"faces": ["c"]})), rolled_dice(Event("move", {"to": "F3"}))
+    (True, False)
+    """
+    return e.kind in DICE_EVENTS or "faces" in e.data or bool(e.data.get("random"))

@@ -2,14 +2,18 @@
 by server-sent events, and the static page.
 
 Every game request names its seat by a secret token: ``Authorization: Bearer <token>``
-or ``?token=`` (the event stream, which browsers cannot give headers). Errors are
-JSON ``{"error": "..."}`` with a 4xx status saying what is wrong; nothing changes.
+or ``?token=`` (the event stream, which browsers cannot give headers). Every error, of
+any route, is JSON ``{"error": {"code": "...", "message": "..."}}`` with a status saying
+what is wrong; nothing changes. Requests whose ``Host`` is not this server's are refused
+(DNS rebinding), and every answer carries a Content-Security-Policy and frame headers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -20,13 +24,99 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kassen.web.extras import reference
 from kassen.web.service import MAX_ACTION_LEN, GameService, WebError
 from kassen.web.storage import SCHEMA_VERSION, Storage
 
+log = logging.getLogger("kassen.web")
+
 STATIC = resources.files("kassen.web") / "static"
 NO_STORE = {"Cache-Control": "no-store"}
+#: sent with every answer: scripts, styles and connections from this server only; never framed
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                               "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+                               "base-uri 'none'; form-action 'self'; object-src 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+#: the ``code`` of an error body, by HTTP status
+ERROR_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+               405: "method_not_allowed", 409: "conflict", 410: "gone", 413: "too_large",
+               422: "invalid", 429: "too_many_requests", 500: "internal", 503: "unavailable"}
+
+
+def error_body(status: int, message: str, code: str | None = None) -> dict[str, Any]:
+    """The one error shape of every response: ``{"error": {"code", "message"}}``."""
+    return {"error": {"code": code or ERROR_CODES.get(status, "error"), "message": message}}
+
+
+def host_allowed(host_header: str, allowed: frozenset[str]) -> bool:
+    """Whether a ``Host`` header names this server: an address literal (a DNS-rebinding page
+    can only send its own name), ``localhost``, or one of ``allowed`` (names given by the
+    operator; ``*`` allows any).
+
+    >>> a = frozenset({"kassen.example"})
+    >>> [host_allowed(h, a) for h in ("127.0.0.1:8000", "[::1]:80", "localhost:8000", "kassen.example",
+    ...                               "evil.example:8000", "")]
+    [True, True, True, True, False, False]
+    """
+    if "*" in allowed:
+        return True
+    host = host_header.strip().lower()
+    if host.startswith("["):
+        host = host[1:host.find("]")] if "]" in host else host
+    elif host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    if not host:
+        return False
+    if host in allowed or host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+class GuardMiddleware:
+    """Refuses a foreign ``Host`` (400) and adds the security headers to every answer."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: frozenset[str]) -> None:
+        self.app = app
+        self.allowed = allowed_hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), "")
+        if not host_allowed(host, self.allowed):
+            body = json.dumps(error_body(
+                400, f"this server does not answer to the host {host[:100]!r}; start it with "
+                     f"'kassen serve --allowed-host NAME' to allow a name", "bad_host")).encode()
+            await send({"type": "http.response.start", "status": 400,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode()),
+                                    *((k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                headers += [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()
+                            if k.lower().encode() not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 #: seconds between keep-alive comments on an idle event stream
 PING_SECONDS = 15.0
 
@@ -87,8 +177,10 @@ def _token(authorization: str | None, token: str | None) -> str | None:
     return token
 
 
-def create_app(db_url: str, service: GameService | None = None) -> FastAPI:
-    """The application over the database at ``db_url``."""
+def create_app(db_url: str, service: GameService | None = None,
+               allowed_hosts: tuple[str, ...] | list[str] = ()) -> FastAPI:
+    """The application over the database at ``db_url``. ``allowed_hosts``: names besides
+    address literals and ``localhost`` that the ``Host`` header may carry (``*``: any)."""
     storage = service.storage if service is not None else Storage(db_url)
     svc = service if service is not None else GameService(storage)
     hub = Hub()
@@ -107,9 +199,16 @@ def create_app(db_url: str, service: GameService | None = None) -> FastAPI:
     app.state.service = svc
     app.state.hub = hub
 
+    app.add_middleware(GuardMiddleware, allowed_hosts=frozenset(h.strip().lower() for h in allowed_hosts))
+
+    def error(status: int, message: str, code: str | None = None,
+              headers: dict[str, str] | None = None) -> JSONResponse:
+        return JSONResponse(error_body(status, message, code), status_code=status,
+                            headers={**NO_STORE, **(headers or {})})
+
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=NO_STORE)
+        return error(exc.status, exc.message, exc.code, exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -117,14 +216,35 @@ def create_app(db_url: str, service: GameService | None = None) -> FastAPI:
         for err in exc.errors():
             where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
             parts.append(f"{where}: {err.get('msg', 'invalid')}")
-        return JSONResponse({"error": "malformed request: " + "; ".join(parts)}, status_code=422)
+        return error(422, "malformed request: " + "; ".join(parts))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        messages = {404: f"nothing at {request.url.path[:200]!r}",
+                    405: f"{request.method} is not allowed on {request.url.path[:200]!r}"}
+        return error(exc.status_code, messages.get(exc.status_code, str(exc.detail)),
+                     headers=dict(exc.headers or {}))
+
+    @app.exception_handler(OperationalError)
+    async def _storage_error(request: Request, exc: OperationalError) -> JSONResponse:
+        log.error("storage failed: %s", exc.orig)
+        return error(503, "the game store cannot be written or read (is the database read-only, full or "
+                          "gone?); nothing was changed, try again later", "storage_unavailable")
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return error(500, "the server failed on this request; nothing was changed")
 
     def seat(game_id: str, authorization: str | None, token: str | None) -> tuple[Any, int]:
         return svc.auth(game_id, _token(authorization, token))
 
     @app.get("/api/health")
-    def health() -> dict[str, Any]:
-        return {"ok": True, "schema_version": SCHEMA_VERSION}
+    def health() -> JSONResponse:
+        """Whether the server can read and write its games (503 when it cannot)."""
+        problem = storage.check_writable()
+        body = {"ok": problem is None, "schema_version": SCHEMA_VERSION, "storage": problem or "writable"}
+        return JSONResponse(body, status_code=200 if problem is None else 503, headers=NO_STORE)
 
     @app.get("/api/catalog")
     def catalog() -> dict[str, Any]:

@@ -33,12 +33,29 @@ def can_open_browser() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def open_storage(url: str) -> Storage:
+    """The storage at ``url``, or ``SystemExit`` with one line saying what is wrong with it."""
+    try:
+        storage = Storage(url)
+    except Exception as exc:  # any driver or URL error: one line, not a traceback
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        first = reason[0] if reason else type(exc).__name__
+        hint = "" if "://" in url else f" (a database URL, e.g. sqlite:///{url.lstrip('/') or 'games.db'})"
+        raise SystemExit(f"error: cannot use the database {url!r} (--db / KASSEN_DB): {first[:200]}{hint}") from None
+    problem = storage.check_writable()
+    if problem is not None:
+        storage.close()
+        raise SystemExit(f"error: the database {url!r} {problem[:200]}; games could not be saved")
+    return storage
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, new_game: bool = False,
-          open_browser: bool = False, say: bool = True) -> None:
+          open_browser: bool = False, say: bool = True, allowed_hosts: tuple[str, ...] = ()) -> None:
     """Serve until interrupted. ``new_game``: create a game against the AI and print its link
-    (``open_browser``: also open it); a busy port then moves on to the next free one."""
+    (``open_browser``: also open it); a busy port then moves on to the next free one.
+    ``allowed_hosts``: names besides addresses and localhost the page may be reached by."""
     url = db or default_db_url()
-    storage = Storage(url)
+    storage = open_storage(url)
     service = GameService(storage)
     if new_game:
         for p in range(port, port + 50):
@@ -53,7 +70,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, new_
     if new_game:
         live, tokens = service.create("cc-samurai", None, ["human", "greedy"])
         target = f"{base}/game/{live.stored.id}#{tokens[0]}"
-    app = create_app(url, service)
+    app = create_app(url, service, allowed_hosts=(*allowed_hosts, host))
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
 

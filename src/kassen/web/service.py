@@ -21,9 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kassen.ai.players import PLAYERS, Player, make_player
-from kassen.cli.tui import rolled_dice
 from kassen.engine.errors import KassenError
-from kassen.engine.events import events_for_seat
+from kassen.engine.events import events_for_seat, rolled_dice
 from kassen.engine.protocol import CHANCE, Game, State, sample_chance
 from kassen.engine.record import GameRecord
 from kassen.engine.rng import Rng
@@ -49,10 +48,13 @@ MAX_ACTION_LEN = 200
 class WebError(Exception):
     """A request the server refuses: an HTTP status and a message naming what is wrong."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
+        self.headers = headers
 
 
 @dataclass

@@ -36,6 +36,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 metadata = MetaData()
 
@@ -159,6 +160,19 @@ class Storage:
             elif found != SCHEMA_VERSION:
                 conn.execute(update(schema_table).values(version=SCHEMA_VERSION))
         return found
+
+    def check_writable(self) -> str | None:
+        """``None`` when a write goes through (tried and rolled back), else why not."""
+        try:
+            with self.engine.connect() as conn:
+                tx = conn.begin()
+                try:
+                    conn.execute(update(schema_table).values(version=schema_table.c.version))
+                finally:
+                    tx.rollback()
+        except DBAPIError as exc:
+            return f"cannot write: {str(exc.orig).splitlines()[0]}"
+        return None
 
     def schema_version(self) -> int:
         with self.engine.connect() as conn:

@@ -95,7 +95,7 @@ export async function api(path, {method = "GET", body, token} = {}) {
   }
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
-  if (!res.ok) throw new ApiError(res.status, (data && (data.error || data.detail)) || `HTTP ${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, (data && data.error && (data.error.message || data.error)) || `HTTP ${res.status}`);
   return data;
 }
 
