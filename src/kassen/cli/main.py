@@ -433,14 +433,27 @@ def serve(
         "--allowed-host", help="A host name the page may be reached by, besides addresses and localhost "
                                "(repeat it; '*' allows any; also $KASSEN_ALLOWED_HOSTS, comma-separated). "
                                "Other names are refused, against DNS rebinding.")] = None,
+    max_ai_games: Annotated[int, typer.Option(min=0, help="Unfinished games between computer players at "
+                                                          "once (more: 429).")] = 4,
+    games_per_hour: Annotated[int, typer.Option(min=1, help="Games one address may create per hour "
+                                                            "(more: 429).")] = 60,
+    idle_minutes: Annotated[float, typer.Option(min=0.1, help="A game nobody touches for this long leaves "
+                                                              "memory (it reloads when asked for).")] = 10.0,
+    expire_days: Annotated[float, typer.Option(min=0.01, help="An unfinished game nobody moves in for this "
+                                                              "long expires.")] = 30.0,
 ) -> None:
     """Serve the games in the browser (and as a JSON API; schema at /docs)."""
     import os
 
     from kassen.web.serve import serve as run_server
+    from kassen.web.service import Limits
 
     hosts = [*(allowed_host or []), *(h for h in os.environ.get("KASSEN_ALLOWED_HOSTS", "").split(",") if h.strip())]
-    run_server(host, port, db, new_game=new_game, open_browser=open_browser, allowed_hosts=tuple(hosts))
+    limits = Limits(games_per_client_per_hour=games_per_hour, ai_only_games=max_ai_games,
+                    idle_seconds=idle_minutes * 60, finished_idle_seconds=min(60.0, idle_minutes * 60),
+                    expire_seconds=expire_days * 86400)
+    run_server(host, port, db, new_game=new_game, open_browser=open_browser, allowed_hosts=tuple(hosts),
+               limits=limits)
 
 
 def _scenarios_show(name: str, game: str) -> None:

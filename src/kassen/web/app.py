@@ -189,7 +189,6 @@ def create_app(db_url: str, service: GameService | None = None,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
         svc.listeners.append(hub.from_thread)
-        svc.resume_all()
         yield
         hub.stopping.set()
         svc.close()
@@ -252,10 +251,11 @@ def create_app(db_url: str, service: GameService | None = None,
         return svc.catalog()
 
     @app.post("/api/games", status_code=201)
-    def new_game(body: NewGame) -> dict[str, Any]:
+    def new_game(body: NewGame, request: Request) -> dict[str, Any]:
         """Create a game; returns one secret link per seat, and a watch link that sees only what
-        a spectator may (the only time tokens are shown)."""
-        live, tokens = svc.create(body.ruleset, body.scenario, body.seats)
+        a spectator may (the only time tokens are shown). 429 beyond the server's limits."""
+        client = request.client.host if request.client else "unknown"
+        live, tokens = svc.create(body.ruleset, body.scenario, body.seats, client=client)
         names = live.seat_names()
         watch = svc.new_watch_token(live)
         return {
@@ -317,6 +317,7 @@ def create_app(db_url: str, service: GameService | None = None,
         """Server-sent events: ``data: {"version": n}`` each time the game changes (then GET it)."""
         live, _ = await asyncio.to_thread(seat, game_id, authorization, token)
         q = hub.subscribe(game_id)
+        live.watchers += 1
 
         async def stream() -> AsyncIterator[str]:
             try:
@@ -334,6 +335,7 @@ def create_app(db_url: str, service: GameService | None = None,
                     yield f"data: {json.dumps({'version': live.version, 'ai_thinking': live.ai_running})}\n\n"
             finally:
                 hub.unsubscribe(game_id, q)
+                live.watchers -= 1
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={**NO_STORE, "X-Accel-Buffering": "no"})

@@ -12,7 +12,7 @@ import webbrowser
 import uvicorn
 
 from kassen.web.app import create_app
-from kassen.web.service import GameService
+from kassen.web.service import GameService, Limits
 from kassen.web.storage import Storage, default_db_url
 
 
@@ -50,13 +50,14 @@ def open_storage(url: str) -> Storage:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, new_game: bool = False,
-          open_browser: bool = False, say: bool = True, allowed_hosts: tuple[str, ...] = ()) -> None:
+          open_browser: bool = False, say: bool = True, allowed_hosts: tuple[str, ...] = (),
+          limits: Limits | None = None) -> None:
     """Serve until interrupted. ``new_game``: create a game against the AI and print its link
     (``open_browser``: also open it); a busy port then moves on to the next free one.
     ``allowed_hosts``: names besides addresses and localhost the page may be reached by."""
     url = db or default_db_url()
     storage = open_storage(url)
-    service = GameService(storage)
+    service = GameService(storage, limits=limits)
     if new_game:
         for p in range(port, port + 50):
             if port_free(host, p):

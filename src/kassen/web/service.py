@@ -15,8 +15,9 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +58,22 @@ class WebError(Exception):
         self.headers = headers
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What one server allows, so that nobody can stall it (``kassen serve`` options)."""
+
+    #: games one client (address) may create per hour
+    games_per_client_per_hour: int = 60
+    #: unfinished games between computer players only, at once
+    ai_only_games: int = 4
+    #: a game nobody has touched for this long leaves memory (it is loaded again when asked for)
+    idle_seconds: float = 600.0
+    #: the same for a finished game
+    finished_idle_seconds: float = 60.0
+    #: an unfinished game in which nobody has moved for this long has expired
+    expire_seconds: float = 30 * 24 * 3600.0
+
+
 @dataclass
 class LiveGame:
     """A game in memory: the stored record, its states, and its AI players."""
@@ -66,7 +83,13 @@ class LiveGame:
     history: list[State]
     players: dict[int, Player]
     lock: threading.RLock = field(default_factory=threading.RLock)
+    #: an AI decision of this game is queued or being made
     ai_running: bool = False
+    #: a person seat plays: its AI decisions go before those of games between computers
+    interactive: bool = True
+    last_used: float = field(default_factory=time.monotonic)
+    #: open event streams (a watched game is never unloaded)
+    watchers: int = 0
 
     @property
     def state(self) -> State:
@@ -89,14 +112,27 @@ def seat_names_of(state: State) -> tuple[str, ...]:
 class GameService:
     """Every game of one server, over one :class:`Storage`."""
 
-    def __init__(self, storage: Storage, ai_workers: int = 4) -> None:
+    def __init__(self, storage: Storage, ai_workers: int = 4, limits: Limits | None = None,
+                 player_factory: Callable[[str, int], Player] = make_player) -> None:
         self.storage = storage
+        self.limits = limits or Limits()
+        self.make_player = player_factory
         self.games: dict[str, LiveGame] = {}
         self.games_lock = threading.Lock()
-        self.pool = ThreadPoolExecutor(max_workers=ai_workers, thread_name_prefix="kassen-ai")
         self.listeners: list[Callable[[str, int], None]] = []
         self.closed = False
         self.chance_rng = Rng(secrets.randbits(63))
+        self.created_by: dict[str, deque[float]] = {}
+        # AI work: one decision at a time per game, games with a person first, then round robin
+        self.queue = threading.Condition()
+        self.interactive_q: deque[LiveGame] = deque()
+        self.background_q: deque[LiveGame] = deque()
+        self.workers = [threading.Thread(target=self._ai_worker, name=f"kassen-ai-{i}", daemon=True)
+                        for i in range(max(1, ai_workers))]
+        for w in self.workers:
+            w.start()
+        self.reaper = threading.Thread(target=self._reap_loop, name="kassen-reaper", daemon=True)
+        self.reaper.start()
 
     # ----------------------------------------------------------- catalog
     def catalog(self) -> dict[str, Any]:
@@ -119,9 +155,12 @@ class GameService:
 
     # ----------------------------------------------------------- create
     def create(self, ruleset: str, scenario: str | None, seats: list[str],
-               seed: int | None = None) -> tuple[LiveGame, list[str]]:
+               seed: int | None = None, client: str | None = None) -> tuple[LiveGame, list[str]]:
         """A new game; returns it and one secret token per seat. ``seed`` (default: a random
-        one) is never taken from a request: whoever knows it knows every die to come."""
+        one) is never taken from a request: whoever knows it knows every die to come.
+        ``client`` (an address) is held to ``limits.games_per_client_per_hour`` (429)."""
+        if client is not None:
+            self._count_creation(client)
         if ruleset not in GAMES:
             raise WebError(400, f"unknown ruleset {ruleset!r}; known: {', '.join(GAMES)}")
         game = load_game(ruleset)
@@ -143,15 +182,36 @@ class GameService:
         for k in kinds:
             if k != HUMAN and k not in PLAYERS:
                 raise WebError(400, f"unknown seat kind {k!r}; use one of: {HUMAN}, {', '.join(PLAYERS)}")
+        if HUMAN not in kinds:
+            with self.games_lock:
+                running = sum(1 for g in self.games.values() if not g.interactive and not g.state.is_terminal())
+            if running >= self.limits.ai_only_games:
+                raise WebError(429, f"{running} games between computer players are being played on this server "
+                                    f"(the most it allows at once); watch one of them or try again later",
+                               headers={"Retry-After": "60"})
         game_id = secrets.token_hex(8)
         tokens = [secrets.token_urlsafe(24) for _ in kinds]
         stored = StoredGame(game_id, game.id, game.rules_version, scenario, seed, {}, kinds)
         self.storage.create_game(stored, [hash_token(t) for t in tokens])
-        live = LiveGame(stored, game, [state], self._players(stored))
+        live = LiveGame(stored, game, [state], self._players(stored), interactive=HUMAN in kinds)
         with self.games_lock:
             self.games[game_id] = live
         self.schedule_ai(live)
         return live, tokens
+
+    def _count_creation(self, client: str) -> None:
+        """A client may create ``games_per_client_per_hour`` games an hour (429 beyond)."""
+        now = time.monotonic()
+        with self.games_lock:
+            times = self.created_by.setdefault(client, deque())
+            while times and now - times[0] > 3600:
+                times.popleft()
+            if len(times) >= self.limits.games_per_client_per_hour:
+                wait = int(3600 - (now - times[0])) + 1
+                raise WebError(429, f"this address created {len(times)} games in the last hour, the most this "
+                                    f"server allows; try again in {wait // 60 + 1} minutes",
+                               headers={"Retry-After": str(wait)})
+            times.append(now)
 
     def new_watch_token(self, live: LiveGame) -> str:
         """A watch link for ``live``: a spectator's view (``observation(None)``), no actions."""
@@ -160,23 +220,54 @@ class GameService:
         return token
 
     def _players(self, stored: StoredGame) -> dict[int, Player]:
-        return {i: make_player(k, (stored.seed * 1_000_003 + 7919 * (i + 1)) % (1 << 62))
+        return {i: self.make_player(k, (stored.seed * 1_000_003 + 7919 * (i + 1)) % (1 << 62))
                 for i, k in enumerate(stored.seat_kinds) if k != HUMAN}
 
     # ------------------------------------------------------------- load
     def get(self, game_id: str) -> LiveGame:
-        """The game ``game_id``, replayed from storage on first use (404 if unknown)."""
+        """The game ``game_id``, replayed from storage on first use (404 if unknown, 410 if it
+        expired); nothing is loaded before somebody asks for it."""
         with self.games_lock:
             live = self.games.get(game_id)
         if live is not None:
+            live.last_used = time.monotonic()
             return live
         stored = self.storage.load_game(game_id)
         if stored is None:
             raise WebError(404, f"no game {game_id!r} on this server")
+        idle = time.time() - stored.updated
+        if not stored.finished and idle > self.limits.expire_seconds:
+            days = self.limits.expire_seconds / 86400
+            raise WebError(410, f"this game has expired: nobody moved in it for {idle / 86400:.0f} days, and "
+                                f"this server gives up unfinished games after {days:g} days", "expired")
         live = self._replay(stored)
         with self.games_lock:
             live = self.games.setdefault(game_id, live)
+        self.schedule_ai(live)  # a computer seat to move goes on from where it was
         return live
+
+    def unload_idle(self, now: float | None = None) -> int:
+        """Let games nobody has used for a while leave memory (not while their AI works or
+        somebody watches them); returns how many left. They load again when asked for."""
+        now = time.monotonic() if now is None else now
+        gone = 0
+        with self.games_lock:
+            for gid, live in list(self.games.items()):
+                limit = self.limits.finished_idle_seconds if live.state.is_terminal() else self.limits.idle_seconds
+                if live.ai_running or live.watchers > 0 or now - live.last_used < limit:
+                    continue
+                del self.games[gid]
+                gone += 1
+        return gone
+
+    def _reap_loop(self) -> None:
+        pause = max(0.5, min(30.0, self.limits.finished_idle_seconds / 2, self.limits.idle_seconds / 2))
+        while not self.closed:
+            time.sleep(pause)
+            try:
+                self.unload_idle()
+            except Exception:
+                log.exception("unloading idle games failed")
 
     def _replay(self, stored: StoredGame) -> LiveGame:
         try:
@@ -193,20 +284,7 @@ class GameService:
             except KassenError as exc:
                 raise WebError(410, f"game {stored.id}: stored action {i + 1} ({action!r}) no longer "
                                     f"replays: {exc}") from None
-        return LiveGame(stored, game, history, self._players(stored))
-
-    def resume_all(self) -> int:
-        """On start: load every unfinished game and let its AI seats move. Returns how many."""
-        n = 0
-        for gid in self.storage.unfinished_game_ids():
-            try:
-                live = self.get(gid)
-            except WebError as exc:
-                log.warning("cannot resume %s: %s", gid, exc.message)
-                continue
-            n += 1
-            self.schedule_ai(live)
-        return n
+        return LiveGame(stored, game, history, self._players(stored), interactive=HUMAN in stored.seat_kinds)
 
     def auth(self, game_id: str, token: str | None) -> tuple[LiveGame, int]:
         """The game and the seat ``token`` names: 401 without or with an unknown token,
@@ -411,43 +489,67 @@ class GameService:
 
     # ---------------------------------------------------------------- AI
     def schedule_ai(self, live: LiveGame) -> None:
-        """Start the game's AI runner if a computer seat (or chance) is to move."""
+        """Queue the game's next AI decision if a computer seat (or chance) is to move.
+
+        AI work is one decision at a time: after each, the game goes to the back of its queue,
+        so no game's AI can starve another's, and games with a person go before games between
+        computers (whose count ``limits.ai_only_games`` bounds)."""
         if self.closed:
             return
         with live.lock:
             if live.ai_running or not self._machine_to_move(live):
                 return
             live.ai_running = True
-        self.pool.submit(self._run_ai, live)
+        self._enqueue(live)
+
+    def _enqueue(self, live: LiveGame) -> None:
+        with self.queue:
+            (self.interactive_q if live.interactive else self.background_q).append(live)
+            self.queue.notify()
 
     def _machine_to_move(self, live: LiveGame) -> bool:
         mover = live.state.to_move()
         return mover == CHANCE or (mover is not None and mover in live.players)
 
-    def _run_ai(self, live: LiveGame) -> None:
-        try:
-            while not self.closed:
-                with live.lock:
-                    state, version = live.state, live.version
-                    mover = state.to_move()
-                    if mover is None or not self._machine_to_move(live):
-                        return
-                if mover == CHANCE:
-                    with live.lock:
-                        action = sample_chance(state.chance_outcomes(), self.chance_rng)
-                else:
-                    action = live.players[mover].choose(state, mover)  # outside the lock: may take a while
-                with live.lock:
-                    if live.version != version:
-                        continue  # undone meanwhile: decide again
-                    self._commit(live, action)
+    def _ai_worker(self) -> None:
+        while True:
+            with self.queue:
+                while not self.closed and not self.interactive_q and not self.background_q:
+                    self.queue.wait()
+                if self.closed:
+                    return
+                live = (self.interactive_q or self.background_q).popleft()
+            failed = False
+            try:
+                self._ai_decision(live)
+            except Exception:
+                failed = True
+                log.exception("AI of game %s failed", live.stored.id)
+            with live.lock:  # checked under the lock: a person's action meanwhile may need an answer
+                again = not failed and not self.closed and self._machine_to_move(live)
+                if not again:
+                    live.ai_running = False
+            if again:
+                self._enqueue(live)  # to the back of the queue: the next game's turn first
+            else:
                 self.notify(live)
-        except Exception:
-            log.exception("AI runner of game %s failed", live.stored.id)
-        finally:
+
+    def _ai_decision(self, live: LiveGame) -> None:
+        """Make one AI (or chance) decision of ``live``, if one is due."""
+        with live.lock:
+            state, version = live.state, live.version
+            mover = state.to_move()
+            if mover is None or not self._machine_to_move(live):
+                return
+        if mover == CHANCE:
             with live.lock:
-                live.ai_running = False
-            self.notify(live)
+                action = sample_chance(state.chance_outcomes(), self.chance_rng)
+        else:
+            action = live.players[mover].choose(state, mover)  # outside the lock: may take a while
+        with live.lock:
+            if live.version == version:  # else undone meanwhile: decide again
+                self._commit(live, action)
+        self.notify(live)
 
     # ------------------------------------------------------------ notify
     def notify(self, live: LiveGame) -> None:
@@ -463,4 +565,7 @@ class GameService:
 
     def close(self) -> None:
         self.closed = True
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        with self.queue:
+            self.interactive_q.clear()
+            self.background_q.clear()
+            self.queue.notify_all()

@@ -120,6 +120,8 @@ class StoredGame:
     actions: list[str] = field(default_factory=list)
     created: int = 0
     finished: bool = False
+    #: when an action was last taken (seconds since the epoch)
+    updated: int = 0
 
 
 class Storage:
@@ -236,7 +238,7 @@ class Storage:
             id=str(row["id"]), ruleset=str(row["ruleset"]), rules_version=str(row["rules_version"]),
             scenario=row["scenario"], seed=int(row["seed"]), options=json.loads(row["options"]),
             seat_kinds=[str(k) for _, k in seats], actions=actions, created=int(row["created"]),
-            finished=bool(row["finished"]))
+            finished=bool(row["finished"]), updated=int(row["updated"]))
 
     def unfinished_game_ids(self) -> list[str]:
         with self.engine.connect() as conn:
