@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml requirements.lock
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(VENV)/bin/kassen serve --new-game --open
+	PYTHONMALLOC=malloc $(VENV)/bin/kassen serve --new-game --open
 
 test: $(STAMP) chromium
 	$(PY) -m pytest -q -n 2 -p no:cacheprovider

@@ -29,7 +29,8 @@ def mover(seats: list[Seat]) -> tuple[Seat, dict[str, Any]]:
 # ---------------------------------------------------------------- catalog, create
 def test_health_and_catalog(app_client: Any) -> None:
     client, _ = app_client
-    assert client.get("/api/health").json() == {"ok": True, "schema_version": SCHEMA_VERSION, "storage": "writable"}
+    assert client.get("/api/health").json() == {"ok": True, "schema_version": SCHEMA_VERSION, "storage": "writable",
+                                                 "games_in_memory": 0}
     cat = client.get("/api/catalog").json()
     cc = next(g for g in cat["games"] if g["id"] == "cc-samurai")
     assert cc["seats"] == ["Red", "Blue"] and cc["view"] == "cc"

@@ -242,7 +242,8 @@ def create_app(db_url: str, service: GameService | None = None,
     def health() -> JSONResponse:
         """Whether the server can read and write its games (503 when it cannot)."""
         problem = storage.check_writable()
-        body = {"ok": problem is None, "schema_version": SCHEMA_VERSION, "storage": problem or "writable"}
+        body = {"ok": problem is None, "schema_version": SCHEMA_VERSION, "storage": problem or "writable",
+                "games_in_memory": len(svc.games)}
         return JSONResponse(body, status_code=200 if problem is None else 503, headers=NO_STORE)
 
     @app.get("/api/catalog")
@@ -269,7 +270,7 @@ def create_app(db_url: str, service: GameService | None = None,
         }
 
     @app.get("/api/games/{game_id}")
-    def get_game(game_id: str, authorization: Auth = None, token: TokenQ = None,
+    async def get_game(game_id: str, authorization: Auth = None, token: TokenQ = None,
                  since: Annotated[int, Query(ge=0, description="log from this history entry on")] = 0
                  ) -> JSONResponse:
         """What your seat sees: observation, legal actions when it is your move, your log."""
@@ -277,7 +278,7 @@ def create_app(db_url: str, service: GameService | None = None,
         return JSONResponse(svc.view(live, s, since), headers=NO_STORE)
 
     @app.post("/api/games/{game_id}/actions")
-    def post_action(game_id: str, body: ActionBody, authorization: Auth = None, token: TokenQ = None,
+    async def post_action(game_id: str, body: ActionBody, authorization: Auth = None, token: TokenQ = None,
                     since: Annotated[int, Query(ge=0)] = 0) -> JSONResponse:
         """Take one of your legal actions; returns your new view."""
         live, s = seat(game_id, authorization, token)

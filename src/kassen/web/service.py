@@ -12,6 +12,7 @@ move, and ``events_for_seat`` of the log, with event data cut down to
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 import threading
@@ -44,6 +45,31 @@ AI_LEVELS: dict[str, str] = {
 EVENT_KEYS = frozenset({"faces", "dice", "frm", "to", "hex", "att", "tgt", "atts", "side", "seat", "turn",
                         "winner", "kind", "role", "lost", "left", "amount", "random"})
 MAX_ACTION_LEN = 200
+#: seat tokens remembered after their first check (the oldest are forgotten first)
+TOKEN_CACHE = 100_000
+
+
+def release_memory() -> None:
+    """Collect, and hand the freed heap back to the system where the C library can (glibc's
+    ``malloc_trim``): a server's memory returns near its fresh size once games leave memory."""
+    import gc
+
+    gc.collect()
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):  # not glibc
+        return None
 
 
 class WebError(Exception):
@@ -123,6 +149,8 @@ class GameService:
         self.closed = False
         self.chance_rng = Rng(secrets.randbits(63))
         self.created_by: dict[str, deque[float]] = {}
+        #: token hash -> (game id, seat) of tokens already checked against the database
+        self.tokens: dict[str, tuple[str, int]] = {}
         # AI work: one decision at a time per game, games with a person first, then round robin
         self.queue = threading.Condition()
         self.interactive_q: deque[LiveGame] = deque()
@@ -217,6 +245,9 @@ class GameService:
         """A watch link for ``live``: a spectator's view (``observation(None)``), no actions."""
         token = secrets.token_urlsafe(24)
         self.storage.set_watch_token(live.stored.id, hash_token(token))
+        with self.games_lock:  # the old watch link stops working
+            for th in [th for th, (gid, seat) in self.tokens.items() if gid == live.stored.id and seat == WATCH]:
+                del self.tokens[th]
         return token
 
     def _players(self, stored: StoredGame) -> dict[int, Player]:
@@ -258,6 +289,8 @@ class GameService:
                     continue
                 del self.games[gid]
                 gone += 1
+        if gone:
+            release_memory()
         return gone
 
     def _reap_loop(self) -> None:
@@ -291,13 +324,21 @@ class GameService:
         403 for a token of another game, 404 for an unknown game."""
         if not token:
             raise WebError(401, "missing seat token: send 'Authorization: Bearer <token>' (or ?token=)")
-        found = self.storage.find_token(hash_token(token))
+        th = hash_token(token)
+        known = self.tokens.get(th)
+        if known is not None and known[0] == game_id:  # a token seen before: no database round trip
+            return self.get(game_id), known[1]
+        found = self.storage.find_token(th)
         if not self.storage.game_exists(game_id):
             raise WebError(404, f"no game {game_id!r} on this server")
         if found is None:
             raise WebError(401, "unknown seat token: use the link you were given for this game")
         if found[0] != game_id:
             raise WebError(403, "this seat token belongs to another game")
+        with self.games_lock:
+            if len(self.tokens) >= TOKEN_CACHE:
+                self.tokens.pop(next(iter(self.tokens)))
+            self.tokens[th] = found
         return self.get(game_id), found[1]
 
     # ------------------------------------------------------------- views

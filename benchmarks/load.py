@@ -1,0 +1,294 @@
+"""Load test of ``kassen serve`` (issue 13): many concurrent games between two people over
+HTTP on loopback, with the server killed (SIGKILL) and restarted in the middle.
+
+Every client plays one seat-pair of a game (both tokens, like two people at one table
+taking turns): it reads its view, picks an action (battle first, else the first legal
+action that is not an end-of-step, else that), and POSTs it with ``at`` = the version it
+saw. It measures each POST's latency, counts accepted actions and retries after the kill.
+At the end every acknowledged action is checked against the database: an action the
+server answered 200 for must be stored at its place ("lost" counts those that are not).
+
+Bounded: ``--seconds`` of load (default 60) and ``--max-requests`` in all; loopback only;
+the server it starts is stopped at the end.
+
+    .venv/bin/python benchmarks/load.py --games 100 --seconds 60 --kill-at 30 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+PREFER = ("attack ", "fire ", "play ", "order ", "move ")
+ENDS = ("done", "end-move", "end-battle", "pass")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, db: str, port: int) -> None:
+        self.db, self.port = db, port
+        self.base = f"http://127.0.0.1:{port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        exe = Path(sys.executable).with_name("kassen")
+        self.proc = subprocess.Popen([str(exe), "serve", "--port", str(self.port), "--db", self.db,
+                                      "--games-per-hour", "100000"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            try:
+                if httpx.get(self.base + "/api/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise SystemExit("the server did not start")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def rss_mb(self) -> float:
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+
+def pick(actions: list[str]) -> str:
+    for prefix in PREFER:
+        a = next((x for x in actions if x.startswith(prefix)), None)
+        if a is not None:
+            return a
+    return next((a for a in actions if a not in ENDS), actions[0])
+
+
+class Client(threading.Thread):
+    def __init__(self, base: str, game: dict[str, Any], stop: threading.Event, budget: list[int],
+                 lock: threading.Lock, think: float) -> None:
+        super().__init__(daemon=True)
+        self.base, self.game, self.stop, self.budget, self.lock, self.think = base, game, stop, budget, lock, think
+        self.latencies: list[float] = []
+        self.acked: dict[int, str] = {}  # version before the action -> action, for every 200
+        self.retries = 0
+        self.http = httpx.Client(timeout=30)
+
+    def run(self) -> None:
+        gid = self.game["game_id"]
+        tokens = [s["token"] for s in self.game["seats"]]
+        while not self.stop.is_set():
+            with self.lock:
+                if self.budget[0] <= 0:
+                    return
+                self.budget[0] -= 1
+            try:
+                view = None
+                for t in tokens:
+                    v = self.http.get(f"{self.base}/api/games/{gid}?since=1000000000",
+                                      headers={"Authorization": f"Bearer {t}"}).json()
+                    if v.get("your_turn"):
+                        view, token = v, t
+                        break
+                if view is None:
+                    return  # over
+                action = pick([a["action"] for a in view["actions"]])
+                at = view["version"]
+                t0 = time.perf_counter()
+                r = self.http.post(f"{self.base}/api/games/{gid}/actions?since=1000000000",
+                                   headers={"Authorization": f"Bearer {token}"}, json={"action": action, "at": at})
+                self.latencies.append(time.perf_counter() - t0)
+                if r.status_code == 200:
+                    self.acked[at] = action
+                if self.think:
+                    time.sleep(self.think)
+            except httpx.HTTPError:
+                self.retries += 1
+                time.sleep(0.2)  # the server is down (the kill): try again
+
+
+def pct(xs: list[float], p: float) -> float:
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def play_to_end(base: str, game: dict[str, Any]) -> int:
+    """Play ``game`` (every seat from here) to its end; returns the actions taken."""
+    http = httpx.Client(timeout=30)
+    gid = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    n = 0
+    while n < 5000:
+        mover = None
+        for t in tokens:
+            v = http.get(f"{base}/api/games/{gid}?since=1000000000", headers={"Authorization": f"Bearer {t}"}).json()
+            if v["result"] is not None:
+                return n
+            if v["your_turn"]:
+                mover = (t, v)
+                break
+        if mover is None:
+            time.sleep(0.01)
+            continue
+        t, v = mover
+        r = http.post(f"{base}/api/games/{gid}/actions?since=1000000000", headers={"Authorization": f"Bearer {t}"},
+                      json={"action": v["actions"][0]["action"], "at": v["version"]})
+        n += r.status_code == 200
+    return n
+
+
+def memory_run(n: int, as_json: bool) -> None:
+    """Server memory (RSS) fresh, after ``n`` finished games, and after they left memory."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    tmp = tempfile.mkdtemp(prefix="kassen-mem-")
+    port = free_port()
+    server = Server(f"sqlite:///{tmp}/games.db", port)
+    exe = Path(sys.executable).with_name("kassen")
+    server.proc = subprocess.Popen([str(exe), "serve", "--port", str(port), "--db", server.db, "--games-per-hour",
+                                    "100000", "--idle-minutes", "0.2"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(server.base + "/api/health", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            assert time.monotonic() < end, "the server did not start"
+            time.sleep(0.05)
+    http = httpx.Client(timeout=30)
+    http.get(server.base + "/api/catalog")  # every ruleset loaded once, as any real server soon has
+    fresh = server.rss_mb()
+    t0 = time.monotonic()
+    actions = 0
+    with ThreadPoolExecutor(50) as pool:
+        games = [http.post(server.base + "/api/games", json={"ruleset": "clans", "seats": ["human", "human"]}).json()
+                 for _ in range(n)]
+        for k in pool.map(lambda g: play_to_end(server.base, g), games):
+            actions += k
+    played = time.monotonic() - t0
+    after = server.rss_mb()
+    loaded = http.get(server.base + "/api/health").json()["games_in_memory"]
+    time.sleep(30)  # finished games leave memory 12 s after their last use (--idle-minutes 0.2)
+    left = http.get(server.base + "/api/health").json()["games_in_memory"]
+    settled = server.rss_mb()
+    server.stop()
+    out = {"finished_games": n, "actions": actions, "seconds": round(played, 1), "rss_mb_fresh": round(fresh, 1),
+           "rss_mb_after_games": round(after, 1), "games_in_memory_after_games": loaded,
+           "games_in_memory_after_wait": left, "rss_mb_after_unload": round(settled, 1),
+           "growth_mb": round(settled - fresh, 1), "load_average_1min": round(os.getloadavg()[0], 2)}
+    print(json.dumps(out, indent=2) if as_json else "\n".join(f"{k:>22}: {v}" for k, v in out.items()))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--kill-at", type=float, default=None, help="SIGKILL and restart the server after this many "
+                                                                  "seconds (default: half way; 0: never)")
+    ap.add_argument("--think", type=float, default=0.0, help="seconds a client waits after each action")
+    ap.add_argument("--max-requests", type=int, default=200_000)
+    ap.add_argument("--memory", type=int, default=0, metavar="N",
+                    help="instead: play N short games (clans, 2 people) to the end, 50 at a time, and report the "
+                         "server's memory fresh, after them, and once the finished games have left memory")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    if args.memory:
+        memory_run(args.memory, args.json)
+        return
+    kill_at = args.seconds / 2 if args.kill_at is None else args.kill_at
+    tmp = tempfile.mkdtemp(prefix="kassen-load-")
+    db = f"sqlite:///{tmp}/games.db"
+    server = Server(db, free_port())
+    server.start()
+    rss_start = server.rss_mb()
+    games = []
+    http = httpx.Client(timeout=30)
+    for _ in range(args.games):
+        r = http.post(server.base + "/api/games", json={"seats": ["human", "human"]})
+        r.raise_for_status()
+        games.append(r.json())
+    stop = threading.Event()
+    budget, lock = [args.max_requests], threading.Lock()
+    clients = [Client(server.base, g, stop, budget, lock, args.think) for g in games]
+    cpu0 = os.times()
+    t0 = time.monotonic()
+    for c in clients:
+        c.start()
+    killed = False
+    while time.monotonic() - t0 < args.seconds and any(c.is_alive() for c in clients):
+        time.sleep(0.1)
+        if kill_at and not killed and time.monotonic() - t0 >= kill_at:
+            server.kill9()
+            server.start()
+            killed = True
+    stop.set()
+    for c in clients:
+        c.join(60)
+    elapsed = time.monotonic() - t0
+    rss_end = server.rss_mb()
+    server.stop()
+    cpu1 = os.times()
+    # every acknowledged action is stored at its place
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    from kassen.web.storage import Storage
+
+    storage = Storage(db)
+    lost = 0
+    acked = 0
+    for c in clients:
+        stored = storage.load_game(c.game["game_id"])
+        assert stored is not None
+        for at, action in c.acked.items():
+            acked += 1
+            if at >= len(stored.actions) or stored.actions[at] != action:
+                lost += 1
+    storage.close()
+    lat = [x for c in clients for x in c.latencies]
+    out = {
+        "games": args.games, "seconds": round(elapsed, 1), "think_seconds": args.think, "killed": killed,
+        "posts": len(lat), "acknowledged": acked, "lost": lost,
+        "retries_after_kill": sum(c.retries for c in clients),
+        "actions_per_second": round(acked / elapsed, 1),
+        "post_p50_ms": round(pct(lat, 50) * 1000, 1), "post_p95_ms": round(pct(lat, 95) * 1000, 1),
+        "post_p99_ms": round(pct(lat, 99) * 1000, 1),
+        "post_mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else 0.0,
+        "server_rss_mb_start": round(rss_start, 1), "server_rss_mb_end": round(rss_end, 1),
+        "client_cpu_seconds": round((cpu1.user - cpu0.user) + (cpu1.system - cpu0.system), 1),
+        "load_average_1min": round(os.getloadavg()[0], 2),
+    }
+    print(json.dumps(out, indent=2) if args.json else
+          "\n".join(f"{k:>22}: {v}" for k, v in out.items()))
+
+
+if __name__ == "__main__":
+    main()
