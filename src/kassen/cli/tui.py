@@ -121,6 +121,16 @@ def run_tui(
     _Session(game, record, history, seats, seed, con, input_fn, loaded=load).run()
 
 
+def _free_name(path: Path) -> Path:
+    """``kassen-save-1.kassen.json`` (the first free number) beside ``path``."""
+    stem, dot, ext = path.name.partition(".")
+    for i in range(1, 10_000):
+        candidate = path.with_name(f"{stem}-{i}{dot}{ext}")
+        if not candidate.exists():
+            return candidate
+    raise KassenError(f"no free file name beside {path}")
+
+
 def read_record(path: Path) -> GameRecord:
     """A saved game from ``path``; raises ``KassenError`` saying what is wrong."""
     try:
@@ -191,6 +201,7 @@ class _Session:
         self.at_keyboard: int | None = None
         self.chance = Rng(seed ^ 0x5DEECE66D)
         self.boards_shown = 0
+        self.start_actions = list(record.actions)  # what was loaded: unchanged, nothing to save
 
     # ------------------------------------------------------------ basics
     @property
@@ -352,7 +363,10 @@ class _Session:
 
     def pass_keyboard(self, seat: int) -> None:
         if self.con.is_terminal:
-            self.con.clear()
+            # clear the screen and the scrollback too (ESC[3J): scrolling up must not show
+            # the previous player's hand or face-down cards
+            self.con.file.write("\x1b[H\x1b[2J\x1b[3J")
+            self.con.file.flush()
         else:
             self.con.print("\n" * 2)
         self.con.print(Rule(Text.assemble("Pass the keyboard to ", self.seat_text(seat)), style="bold"))
@@ -563,9 +577,29 @@ class _Session:
         self.con.print(Columns(items, column_first=True, padding=(0, 3)))
 
     # ------------------------------------------------------ save / quit
-    def save(self, name: str | None) -> Path | None:
+    def save(self, name: str | None, *, ask: bool = True) -> Path | None:
+        """Write the game to ``name`` (default ``kassen-save.kassen.json``). A file holding
+        another game is never overwritten unasked: the person is asked (``ask``), else — or
+        when the answer is no — the game goes to a new file beside it. A file that is replaced
+        is kept as ``<name>.bak``."""
         path = Path(name or DEFAULT_SAVE).expanduser()
+        if path.exists():
+            other = self._saved_game(path)
+            r = self.record
+            if other is None or (other.ruleset, other.scenario, other.seed, other.options) != \
+                    (r.ruleset, r.scenario, r.seed, r.options):
+                what = ("a file that is not a Kassen saved game" if other is None else
+                        f"another game ({other.ruleset}, {other.scenario or 'its battle'}, {len(other.actions)} "
+                        f"actions)")
+                question = f"{path} holds {what}. Overwrite it (the old file is kept as {path.name}.bak)? [y/N] "
+                if not (ask and self._confirm(question)):
+                    new = _free_name(path)
+                    self.con.print(f"{escape(str(path))} holds {escape(what)}: not overwriting it; saving to "
+                                   f"{escape(str(new))} instead.")
+                    path = new
         try:
+            if path.exists():
+                path.with_name(path.name + ".bak").write_bytes(path.read_bytes())
             path.write_text(json.dumps(self.record.to_json(), indent=1) + "\n", encoding="utf-8")
         except OSError as exc:
             self.con.print(f"[red]Cannot save to {escape(str(path))}: {escape(exc.strerror or str(exc))}[/]")
@@ -575,9 +609,27 @@ class _Session:
                        f"[bold]kassen play --load {escape(str(path))}[/]")
         return path
 
+    @staticmethod
+    def _saved_game(path: Path) -> GameRecord | None:
+        try:
+            return read_record(path)
+        except KassenError:
+            return None
+
+    def _confirm(self, question: str) -> bool:
+        try:
+            return self.input_fn(question).strip().lower() in ("y", "yes")
+        except EOFError:
+            return False
+
     def save_and_say(self, name: str | None, why: str) -> None:
+        """Save on the way out (end of input, Ctrl+C) without asking anything — and only when
+        this session changed the game: a game nobody moved in never replaces a save."""
+        if self.record.actions == self.start_actions:
+            self.con.print(f"{why}: nothing was played in this session, so nothing is saved.")
+            return
         self.con.print(f"{why}: saving the game to {escape(name or DEFAULT_SAVE)} and quitting.")
-        self.save(name)
+        self.save(name, ask=False)
 
     def quit(self) -> None:
         try:
