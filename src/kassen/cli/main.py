@@ -21,9 +21,26 @@ app = typer.Typer(
     name="kassen",
     help="Kassen (合戦): Sengoku-era samurai wargames with every rule enforced.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from kassen import __version__
+
+        print(f"kassen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", "-V", help="Print Kassen's version and exit.",
+                                          callback=_show_version, is_eager=True)] = False,
+) -> None:
+    """Kassen (合戦): Sengoku-era samurai wargames with every rule enforced."""
 
 
 def console() -> Console:
@@ -69,8 +86,12 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 @app.command()
-def games() -> None:
+def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """List the rule systems Kassen plays."""
+    if as_json:
+        sys.stdout.write(json.dumps([{"id": gid, "description": desc} for gid, (_, _, desc) in GAMES.items()],
+                                    indent=1) + "\n")
+        return
     t = Table("id", "game")
     for gid, (_, _, desc) in GAMES.items():
         t.add_row(gid, desc)
@@ -102,18 +123,27 @@ def run(
     position: Annotated[Path, typer.Argument(help="Scenario/position file (TOML) or saved state (JSON).")],
     actions: Annotated[Path | None, typer.Option(help="File of actions in notation, one per line.")] = None,
     dice: Annotated[str | None, typer.Option(help="Dice to force, in order: C&C faces c t s f h x (e.g. 'x,f,s'); d6 games numbers (e.g. '1,6,3').")] = None,
-    game: Annotated[str, typer.Option(help="Game id.")] = "cc-samurai",
+    game: Annotated[str | None, typer.Option(help="Game id (default: the saved game's, else cc-samurai).")] = None,
     seed: Annotated[int, typer.Option(help="Seed for the deck shuffles.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the state and events as JSON.")] = False,
 ) -> None:
-    """Load a position, apply actions with forced dice, and print the result."""
-    g = _game(game)
+    """Load a position, a saved state or a `kassen play` save; apply actions with forced dice; print the result."""
+    from kassen.engine.record import GameRecord, replay
+
+    data: Any = None
+    if position.suffix == ".json":
+        try:
+            data = json.loads(position.read_text())
+        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+            fail(f"{position}: cannot read JSON state: {exc}")
+    is_record = isinstance(data, dict) and "actions" in data and "ruleset" in data
+    if is_record and game is not None and game != data["ruleset"]:
+        fail(f"{position} is a saved game of {data['ruleset']}, not {game}")
+    g = _game(game or (str(data["ruleset"]) if is_record else "cc-samurai"))
     try:
-        if position.suffix == ".json":
-            try:
-                data = json.loads(position.read_text())
-            except (OSError, json.JSONDecodeError) as exc:
-                fail(f"{position}: cannot read JSON state: {exc}")
+        if is_record:  # a game saved by `kassen play`: replayed to where it was saved
+            state = replay(g, GameRecord.from_json(data))
+        elif data is not None:
             state = g.state_from_json(data)
         else:
             state = g.new_state(str(position), seed)
@@ -138,24 +168,25 @@ def run(
             events.extend(state.events)
     except KassenError as exc:
         fail(str(exc))
+    res = state.result()
     if as_json:
         out = {
             "state": state.to_json(),
             "events": [e.to_json() for e in events],
             "to_move": state.to_move(),
             "legal_actions": state.legal_actions(),
-            "result": state.result().to_json() if state.result() else None,
+            "result": res.to_json() if res else None,
         }
         sys.stdout.write(json.dumps(out, indent=1) + "\n")
         return
     c = console()
     for e in events_for_seat(events, None):
         c.print(f"• {e.text}")
-    res = state.result()
+    mover = state.to_move()
     if res:
         c.print(f"[bold]Result:[/] {res.reason}, winner {state.seat_names()[res.winner] if res.winner is not None else 'none'}")
-    else:
-        c.print(f"[bold]To move:[/] {state.seat_names()[state.to_move()]} — {', '.join(state.legal_actions()[:20])}")
+    elif mover is not None and mover >= 0:
+        c.print(f"[bold]To move:[/] {state.seat_names()[mover]} — {', '.join(state.legal_actions()[:20])}")
 
 
 @app.command()
@@ -381,20 +412,28 @@ def _hv_rules() -> None:
 def scenarios(
     words: Annotated[
         list[str] | None,
-        typer.Argument(help="[GAME] to list a game's battles, or: show NAME to draw one.", show_default=False),
+        typer.Argument(help="[GAME] to list a game's battles, or: show [GAME] NAME to draw one.",
+                       show_default=False),
     ] = None,
-    game: Annotated[str, typer.Option(help="Game id, for 'show'.")] = "cc-samurai",
+    game: Annotated[str | None, typer.Option(help="Game id (instead of the GAME word).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """List scenarios (name, year, sides, banners to win), or `scenarios show NAME` to draw a map."""
+    """List scenarios (name, year, sides, banners to win), or `scenarios show [GAME] NAME` to draw one."""
     words = words or []
     if words and words[0] == "show":
-        if len(words) != 2:
-            fail("usage: kassen scenarios show NAME")
-        _scenarios_show(words[1], game)
+        if len(words) == 3:
+            if game is not None and game != words[1]:
+                fail(f"two games given: {words[1]!r} and --game {game!r}")
+            game = words[1]
+        elif len(words) != 2:
+            fail("usage: kassen scenarios show [GAME] NAME  (e.g. kassen scenarios show honourable-victory "
+                 "village-ambush)")
+        _scenarios_show(words[-1], game)
         return
-    if len(words) > 1:
-        fail("usage: kassen scenarios [GAME] [--json]  or  kassen scenarios show NAME")
+    if len(words) > 1 or (words and game is not None and game != words[0]):
+        fail("usage: kassen scenarios [GAME] [--json]  or  kassen scenarios show [GAME] NAME")
+    if game is not None and not words:
+        words = [game]
     game_ids = [words[0]] if words else list(GAMES)
     rows = []
     for gid in game_ids:
@@ -456,20 +495,50 @@ def serve(
                limits=limits)
 
 
-def _scenarios_show(name: str, game: str) -> None:
-    from kassen.cli.render import render_board
+def _scenarios_show(name: str, game: str | None) -> None:
+    """Draw one battle of any game: ``game`` given, or found by its name among every game's."""
+    import importlib
 
+    from kassen.cli.render import render_board
+    from kassen.cli.tui import VIEWS
+
+    if game is None:
+        owners = [gid for gid in GAMES if name in _game(gid).scenarios()]
+        if not owners:
+            known = "; ".join(f"{gid}: {', '.join(_game(gid).scenarios())}" for gid in GAMES)
+            fail(f"no battle {name!r} in any game. Known: {known}")
+        if len(owners) > 1 and owners[0] != "cc-samurai":
+            fail(f"{name!r} is a battle of {' and '.join(owners)}: say which, e.g. kassen scenarios show "
+                 f"{owners[0]} {name}")
+        game = owners[0]  # the flagship's battle when the name is shared (its Zvezda edition's too)
+        if len(owners) > 1:
+            console().print(f"[dim](also a battle of {', '.join(owners[1:])}: kassen scenarios show "
+                            f"{owners[1]} {name})[/]")
     g = _game(game)
+    if name not in g.scenarios():
+        fail(f"{game} has no battle {name!r}; its battles: {', '.join(g.scenarios())} "
+             f"(kassen scenarios {game} lists them)")
     try:
         state = g.new_state(name, 0)
-        scen = g.load_scenario(name)
     except KassenError as exc:
         fail(str(exc))
     c = console()
-    c.print(f"[bold]{scen.scenario.name}[/]" + (f" ({scen.scenario.year})" if scen.scenario.year else ""))
-    if scen.scenario.note:
-        c.print(scen.scenario.note)
-    c.print(render_board(state.observation(None)))
+    if hasattr(g, "load_scenario"):
+        scen = g.load_scenario(name).scenario
+        c.print(f"[bold]{escape(scen.name)}[/]" + (f" ({scen.year})" if scen.year else ""))
+        if scen.note:
+            c.print(escape(scen.note))
+    else:
+        summary = g.scenario_summary(name) if hasattr(g, "scenario_summary") else {"name": name}
+        c.print(f"[bold]{escape(g.name)}: {escape(str(summary['name']))}[/]")
+        if summary.get("sides"):
+            c.print("Sides: " + escape(" against ".join(summary["sides"])))
+    view = VIEWS.get(g.id)
+    if view is not None:
+        module, _, fn = view.partition(":")
+        c.print(getattr(importlib.import_module(module), fn)(state.observation(None), None))
+    else:
+        c.print(render_board(state.observation(None)))
 
 
 def main() -> None:

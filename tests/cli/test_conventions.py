@@ -1,0 +1,88 @@
+"""The command line as people expect it (issue 18, items 1, 7 and 9)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kassen import __version__
+from kassen.cli.main import app
+from kassen.cli.tui import run_tui
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("words", [["show", "village-ambush"], ["show", "honourable-victory", "village-ambush"],
+                                   ["show", "village-ambush", "--game", "honourable-victory"]])
+def test_scenarios_show_draws_an_honourable_victory_battle(words: list[str]) -> None:
+    """Item 1: this crashed with "'HonourableVictoryGame' object has no attribute 'load_scenario'"."""
+    r = runner.invoke(app, ["scenarios", *words])
+    assert r.exit_code == 0, r.output
+    assert "The Village by the Hill" in r.output and "Oda (South) against Imagawa (North)" in r.output
+    assert "reserve" in r.output  # the zone table is drawn
+
+
+def test_scenarios_show_draws_a_clans_set_up_and_the_flagship_by_default() -> None:
+    r = runner.invoke(app, ["scenarios", "show", "clans", "2-players"])
+    assert r.exit_code == 0 and "Kamiwashi against Hondo" in r.output and "Battlefield" in r.output
+    r = runner.invoke(app, ["scenarios", "show", "first-samurai-skirmish"])
+    assert r.exit_code == 0 and "First Samurai Skirmish" in r.output and "cc-samurai-zvezda" in r.output
+
+
+def test_scenarios_show_errors_name_the_games() -> None:
+    r = runner.invoke(app, ["scenarios", "show", "nope"])
+    assert r.exit_code == 2 and "no battle 'nope' in any game" in r.output and "honourable-victory:" in r.output
+    r = runner.invoke(app, ["scenarios", "show", "village-ambush", "--game", "clans"])
+    assert r.exit_code == 2 and "clans has no battle 'village-ambush'" in r.output
+
+
+def test_kassen_run_loads_a_game_saved_by_kassen_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 7: `kassen run` could not load a `kassen play` save."""
+    monkeypatch.chdir(tmp_path)
+    todo = ["1", "1", "1"]
+
+    def keys(prompt: str) -> str:
+        if not todo:
+            raise EOFError
+        return todo.pop(0)
+
+    import io
+
+    from rich.console import Console
+
+    run_tui("clans", None, "human,random", 3, None, console=Console(file=io.StringIO()), input_fn=keys)
+    save = tmp_path / "kassen-save.kassen.json"
+    record = json.loads(save.read_text())
+    r = runner.invoke(app, ["run", str(save), "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    from kassen.engine.record import GameRecord, replay
+    from kassen.rulesets.registry import load_game
+
+    expected = replay(load_game("clans"), GameRecord.from_json(record))
+    assert len(record["actions"]) >= 3
+    assert out["state"] == json.loads(json.dumps(expected.to_json()))  # where the game was saved
+    assert out["legal_actions"] == expected.legal_actions()
+    r = runner.invoke(app, ["run", str(save), "--game", "cc-samurai"])
+    assert r.exit_code == 2 and "is a saved game of clans, not cc-samurai" in r.output
+
+
+def test_version_short_help_games_json_and_python_dash_m() -> None:
+    """Item 9: --version, -h, --json on games, shell completion, python -m kassen."""
+    r = runner.invoke(app, ["--version"])
+    assert r.exit_code == 0 and r.output.strip() == f"kassen {__version__}"
+    r = runner.invoke(app, ["-h"])
+    assert r.exit_code == 0 and "--install-completion" in r.output and "Commands" in r.output
+    r = runner.invoke(app, ["play", "-h"])
+    assert r.exit_code == 0 and "--players" in r.output
+    r = runner.invoke(app, ["games", "--json"])
+    assert r.exit_code == 0 and {g["id"] for g in json.loads(r.output)} >= {"cc-samurai", "clans"}
+    p = subprocess.run([sys.executable, "-m", "kassen", "--version"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout.strip() == f"kassen {__version__}"
+    r = runner.invoke(app, ["no-such-command"])
+    assert r.exit_code == 2
