@@ -131,9 +131,9 @@ def test_rules_cards_lists_all_one_hundred_cards_with_dragon_confidence():
 
 def test_run_forces_d6_dice_by_number_for_a_d6_game():
     battle = "src/kassen/rulesets/honourable_victory/data/battles/meeting_engagement.toml"
-    ok = runner.invoke(app, ["run", battle, "--game", "honourable-victory", "--dice", "1,6,3", "--json"])
-    assert ok.exit_code == 0, ok.output
-    assert json.loads(ok.output)["state"]["forced"] == [1, 6, 3]
+    # the dice are taken as numbers; with no action to roll them they are a mistake (issue 18, item 6)
+    unused = runner.invoke(app, ["run", battle, "--game", "honourable-victory", "--dice", "1,6,3", "--json"])
+    assert unused.exit_code == 2 and "3 of the forced dice were never rolled" in unused.output
     bad = runner.invoke(app, ["run", battle, "--game", "honourable-victory", "--dice", "1,7"])
     assert bad.exit_code != 0 and "forced dice must be 1..6" in bad.output
 

@@ -86,3 +86,24 @@ def test_version_short_help_games_json_and_python_dash_m() -> None:
     assert p.returncode == 0 and p.stdout.strip() == f"kassen {__version__}"
     r = runner.invoke(app, ["no-such-command"])
     assert r.exit_code == 2
+
+
+def test_meaningless_options_are_errors(tmp_path: Path) -> None:
+    """Item 6: --no-tui, rules honourable-victory --cards, a C&C game option and unused --dice
+    were accepted and ignored."""
+    r = runner.invoke(app, ["play", "--no-tui"])
+    assert r.exit_code == 2 and "kassen serve" in r.output
+    r = runner.invoke(app, ["rules", "honourable-victory", "--cards"])
+    assert r.exit_code == 2 and "has no cards" in r.output
+    r = runner.invoke(app, ["play", "cc-samurai", "--option", "width=7", "--players", "random,random"])
+    assert r.exit_code == 2 and "has no game options; got width" in r.output
+    r = runner.invoke(app, ["rules", "clans", "--cards"])
+    assert r.exit_code == 0 and "Army cards" in r.output and "Battlefield tiles" not in r.output
+    from tests.cli.test_commands import POSITION
+
+    pos = tmp_path / "pos.toml"
+    pos.write_text(POSITION)
+    moves = tmp_path / "m.txt"
+    moves.write_text("play order-two-center\norder L3\nend-move\nattack L3 M4\n")
+    r = runner.invoke(app, ["run", str(pos), "--actions", str(moves), "--dice", "t,c,c,c,x,x"])
+    assert r.exit_code == 2 and "2 of the forced dice were never rolled" in r.output

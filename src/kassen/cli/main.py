@@ -105,13 +105,16 @@ def play(
     players: Annotated[str, typer.Option(help="One player per seat: human, random, greedy, mcts; e.g. human,greedy.")] = "human,greedy",
     seed: Annotated[int | None, typer.Option(help="Random seed (default: from the clock).")] = None,
     load: Annotated[Path | None, typer.Option(help="Resume a saved game.")] = None,
-    tui: Annotated[bool, typer.Option("--tui/--no-tui", help="Play in the terminal (the browser game is `kassen serve`).")] = True,
+    tui: Annotated[bool, typer.Option("--tui/--no-tui", help="Play in the terminal (the default; for the browser "
+                                                             "use `kassen serve`).")] = True,
     option: Annotated[list[str] | None, typer.Option("--option", help="A game option KEY=VALUE (repeatable), e.g. "
                                                      "card_table=my.toml for clans, width=7 for honourable-victory.")] = None,
 ) -> None:
     """Play a battle in the terminal: you against the AI, hot-seat, or watch AI against AI."""
     from kassen.cli.tui import run_tui
 
+    if not tui:
+        fail("kassen play is the terminal game; to play in the browser run `kassen serve` (or `make play`)")
     try:
         run_tui(game, scenario, players, seed, load, options=parse_options(option or []))
     except KassenError as exc:
@@ -168,6 +171,10 @@ def run(
             events.extend(state.events)
     except KassenError as exc:
         fail(str(exc))
+    unused = list(getattr(state, "forced", None) or [])
+    if dice and unused:
+        fail(f"--dice: {len(unused)} of the forced dice were never rolled ({len(unused)} too many for these "
+             f"actions); give only the dice the actions roll")
     res = state.result()
     if as_json:
         out = {
@@ -314,9 +321,11 @@ def rules(
     """Print a game's unit and terrain tables, or its cards."""
     edition = _cc_edition(game)
     if game == "clans":
-        _clans_rules()
+        _clans_rules(cards_only=cards)
         return
     if game == "honourable-victory":
+        if cards:
+            fail("An Honourable Victory! has no cards: `kassen rules honourable-victory` prints its tables")
         _hv_rules()
         return
     if edition is None:
@@ -366,8 +375,9 @@ def rules(
     c.print(tt)
 
 
-def _clans_rules() -> None:
-    """The clan card game's card table; values the rulebook lost are labelled as defaults."""
+def _clans_rules(cards_only: bool = False) -> None:
+    """The clan card game's card table (and, unless ``cards_only``, its Battlefields); values
+    the rulebook lost are labelled as defaults."""
     from kassen.rulesets.clans.data import CARD_TYPES, TILES, load_table
 
     t = load_table()
@@ -378,13 +388,14 @@ def _clans_rules() -> None:
         v = t.cards[slug]
         ct.add_row(name, kind, str(copies), f"{v.strength}{default if v.default else ''}", v.text)
     c.print(ct)
-    bt = Table("Battlefield", "VP", "when", "effect", title="Battlefield tiles", show_lines=True)
-    for slug, (name, when) in TILES.items():
-        b = t.battlefields[slug]
-        bt.add_row(name, f"{b.vp}{default if b.default else ''}", when, b.text + (default if b.default else ""))
-    c.print(bt)
-    c.print("Values marked (default value) are not in the rulebook (its card pictures are lost): "
-            "shared/rules/facts.md. Another table: kassen play clans --option card_table=PATH.")
+    if not cards_only:
+        bt = Table("Battlefield", "VP", "when", "effect", title="Battlefield tiles", show_lines=True)
+        for slug, (name, when) in TILES.items():
+            b = t.battlefields[slug]
+            bt.add_row(name, f"{b.vp}{default if b.default else ''}", when, b.text + (default if b.default else ""))
+        c.print(bt)
+    c.print("Values marked (default value) are not in the rulebook (its card pictures are lost); Kassen uses "
+            "common published values. Another table: kassen play clans --option card_table=PATH.")
 
 
 def _hv_rules() -> None:

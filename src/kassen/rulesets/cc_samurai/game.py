@@ -65,6 +65,9 @@ class CCSamuraiGame(Game):
         return scen
 
     def new_state(self, scenario: str | None = None, seed: int = 0, **options: Any) -> CCState:
+        """The battle ``scenario`` set up with ``seed``; C&C Samurai takes no options."""
+        if options:
+            raise FormatError(f"{self.name} has no game options; got {', '.join(sorted(options))}")
         return self.setup(self.load_scenario(scenario), seed)
 
     def setup(self, scen: Scenario, seed: int) -> CCState:
