@@ -53,11 +53,7 @@ def reference(game: Game) -> dict[str, Any]:
 def cc_odds(state: State, action: str) -> dict[str, Any] | None:
     """Odds of ``attack A B`` / ``fire A B`` in a C&C state: the state's own dice count
     (terrain, movement, cards in play) and the exact roll distribution of ``combat``."""
-    from kassen.rulesets.cc_samurai.combat import (
-        bodyguard_roll_distribution,
-        roll_distribution,
-        score_roll,
-    )
+    from kassen.rulesets.cc_samurai.combat import marginals
 
     words = action.split()
     if len(words) != 3 or words[0] not in ("attack", "fire"):
@@ -74,16 +70,9 @@ def cc_odds(state: State, action: str) -> dict[str, Any] | None:
         return None
     at, dt = s.ut(au), s.ut(du)
     n = int(s.combat_dice(kind, ah, dh, False))
-    dist = bodyguard_roll_distribution(n) if (at.bodyguard and kind == "close") else roll_distribution(n)
-    hits: dict[int, float] = {}
-    flags: dict[int, float] = {}
-    p_elim = 0.0
-    for counts, p in dist:
-        sc = score_roll(counts, at, dt, kind, 0)
-        hits[sc.hits] = hits.get(sc.hits, 0.0) + float(p)
-        flags[sc.flags] = flags.get(sc.flags, 0.0) + float(p)
-        if sc.hits >= du.blocks:
-            p_elim += float(p)
+    m = marginals(n, at, dt, kind, 0)
+    hits, flags = m.p(m.hits), m.p(m.flags)
+    p_elim = m.p_at_least(m.hits, du.blocks)
     return {
         "action": action, "kind": kind, "dice": n,
         "attacker": {"hex": words[1], "type": au.type, "name": at.name, "blocks": au.blocks},

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import factorial
+from functools import cache
+from math import comb, factorial
 
 from kassen.engine.dice import FACES, Face
 from kassen.rulesets.cc_samurai.data import TerrainType, UnitType
@@ -45,7 +46,7 @@ def dice_count(ut: UnitType, kind: str, distance: int, moved: bool, blocks: int,
     return n + bonus
 
 
-def swords_ignored(att: UnitType, tgt: UnitType) -> int:
+def swords_ignored(att: UnitType | _Scoring, tgt: UnitType | _Scoring) -> int:
     """Close combat: swords the target ignores for superior rank and stature (cumulative)."""
     if att.bodyguard or tgt.bodyguard:
         return 0
@@ -91,6 +92,115 @@ def score_roll(counts: dict[Face, int], att: UnitType, tgt: UnitType, kind: str,
     elif not att.collects_ranged_honor:
         honor = 0
     return Score(hits, counts.get(Face.FLAG, 0), honor, ignored)
+
+
+@dataclass(frozen=True)
+class Marginals:
+    """The exact distributions of one attack's hits, flags and Honor & Fortune: integer
+    weights over ``total`` equally likely outcomes (``6**n``, or ``36**n`` for bodyguards)."""
+
+    total: int
+    hits: dict[int, int]
+    flags: dict[int, int]
+    honor: dict[int, int]
+
+    def p(self, weights: dict[int, int]) -> dict[int, float]:
+        return {k: weights[k] / self.total for k in sorted(weights)}
+
+    def p_at_least(self, weights: dict[int, int], k: int) -> float:
+        return sum(w for v, w in weights.items() if v >= k) / self.total
+
+
+def _power(per_die: tuple[int, ...], n: int) -> dict[int, int]:
+    """The distribution of the sum of ``n`` independent dice whose values 0, 1, 2, ... have
+    integer weights ``per_die`` (a polynomial raised to the ``n``-th power)."""
+    acc = [1]
+    for _ in range(n):
+        nxt = [0] * (len(acc) + len(per_die) - 1)
+        for i, a in enumerate(acc):
+            if a:
+                for j, b in enumerate(per_die):
+                    nxt[i + j] += a * b
+        acc = nxt
+    return {k: w for k, w in enumerate(acc) if w}
+
+
+@cache
+def _trinomial(n: int, other: int) -> tuple[tuple[int, int, int], ...]:
+    """(a, b, ways): ``a`` dice show one face, ``b`` another, the rest any of ``other`` faces;
+    ways counted over ``6**n``."""
+    return tuple((a, b, comb(n, a) * comb(n - a, b) * other ** (n - a - b))
+                 for a in range(n + 1) for b in range(n - a + 1))
+
+
+def _honor(raw: dict[int, int], att: _Scoring, tgt: _Scoring, kind: str, inspired: int) -> dict[int, int]:
+    """Honor & Fortune collected from the Honor faces rolled (the rules of :func:`score_roll`)."""
+    zero = (kind == "close" and ((not att.close_honor_vs_lower and tgt.symbol in ("triangle", "circle"))
+                                 or tgt.levy)) or (kind != "close" and not att.collects_ranged_honor)
+    out: dict[int, int] = {}
+    for h, w in raw.items():
+        k = 0 if zero else (max(0, h - inspired) if kind == "close" else h)
+        out[k] = out.get(k, 0) + w
+    return out
+
+
+def marginals(n: int, att: UnitType, tgt: UnitType, kind: str, inspired: int = 0) -> Marginals:
+    """Exact hits, flags and Honor & Fortune of ``n`` dice of ``att`` against ``tgt``, counted
+    with integers (the same scoring as :func:`score_roll` on every roll, without listing the
+    rolls): flags and Honor faces are binomial; hits come from the joint count of the target's
+    symbol and swords (rank and stature ignore some swords); a bodyguard's sword rolls one more
+    die, so each of its dice is a compound die over 36 outcomes.
+
+    >>> from kassen.rulesets.cc_samurai.data import load_tables
+    >>> u = load_tables("gmt").units
+    >>> m = marginals(3, u["ASp"], u["ASp"], "close")
+    >>> m.total, m.hits[1], m.flags[0]  # 1 hit: 3 * 2 * 2 * 4 of 216 rolls; no flag: 5 ** 3
+    (216, 96, 125)
+    """
+    return _marginals(n, _Scoring.of(att), _Scoring.of(tgt), kind, inspired)
+
+
+@dataclass(frozen=True)
+class _Scoring:
+    """What scoring reads of a unit type (hashable, so results are remembered)."""
+
+    symbol: str
+    cavalry: bool
+    bodyguard: bool
+    levy: bool
+    ranged_sword_hits: bool
+    close_honor_vs_lower: bool
+    collects_ranged_honor: bool
+
+    @classmethod
+    def of(cls, u: UnitType) -> _Scoring:
+        return cls(u.symbol, u.cavalry, u.bodyguard, u.levy, u.ranged_sword_hits, u.close_honor_vs_lower,
+                   u.collects_ranged_honor)
+
+
+@cache
+def _marginals(n: int, att: _Scoring, tgt: _Scoring, kind: str, inspired: int) -> Marginals:
+    if att.bodyguard and kind == "close":
+        total = 36**n
+        # per die (over 36): a first sword hits and rolls once more (that die's sword does not)
+        hits_die = (30, 5, 1) if tgt.bodyguard else (24, 10, 2)
+        hits = _power(hits_die, n)
+        flags = _power((29, 7), n)
+        honor_raw = _power((29, 7), n)
+    else:
+        total = 6**n
+        hits = {}
+        for sym, swords, ways in _trinomial(n, 4):
+            if tgt.bodyguard:
+                h = swords if kind == "close" else 0
+            elif kind == "close":
+                h = sym + (swords if att.bodyguard else swords - min(swords, swords_ignored(att, tgt)))
+            else:
+                h = sym + (swords if att.ranged_sword_hits else 0)
+            hits[h] = hits.get(h, 0) + ways
+        flags = _power((5, 1), n)
+        honor_raw = _power((5, 1), n)
+    return Marginals(total, hits, flags, _honor(honor_raw, att, tgt, kind, inspired))
 
 
 def roll_distribution(n: int) -> list[tuple[dict[Face, int], Fraction]]:

@@ -9,16 +9,10 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from kassen.engine.errors import KassenError
-from kassen.rulesets.cc_samurai.combat import (
-    bodyguard_roll_distribution,
-    dice_count,
-    roll_distribution,
-    score_roll,
-)
+from kassen.rulesets.cc_samurai.combat import dice_count, marginals
 from kassen.rulesets.cc_samurai.data import load_tables
 
 #: command-line terrain names (lowercase rulebook names) -> terrain table slugs
@@ -98,21 +92,10 @@ def attack_odds(
     if into.cap_into(kind, au.cavalry) == 0:
         raise KassenError(f"{au.name} may not attack a unit on a {into.name.lower()} hex in {kind} combat")
     n = dice_count(au, kind, range_, moved, attacker_blocks, on, into, bonus + (1 if inspired else 0))
-    dist = bodyguard_roll_distribution(n) if (au.bodyguard and kind == "close") else roll_distribution(n)
-    hits: dict[int, Fraction] = {}
-    flags: dict[int, Fraction] = {}
-    honor: dict[int, Fraction] = {}
-    p_elim = Fraction(0)
-    for counts, p in dist:
-        sc = score_roll(counts, au, du, kind, 1 if inspired else 0)
-        hits[sc.hits] = hits.get(sc.hits, Fraction(0)) + p
-        flags[sc.flags] = flags.get(sc.flags, Fraction(0)) + p
-        honor[sc.honor] = honor.get(sc.honor, Fraction(0)) + p
-        if sc.hits >= blocks:
-            p_elim += p
+    m = marginals(n, au, du, kind, 1 if inspired else 0)
 
-    def as_json(d: dict[int, Fraction]) -> dict[str, float]:
-        return {str(k): float(d[k]) for k in sorted(d)}
+    def as_json(d: dict[int, int]) -> dict[str, float]:
+        return {str(k): p for k, p in m.p(d).items()}
 
     return {
         "attacker": attacker,
@@ -122,11 +105,11 @@ def attack_odds(
         "attacker_on": TERRAIN_NAMES[attacker_on.lower()],
         "defender_on": TERRAIN_NAMES[defender_on.lower()],
         "dice": n,
-        "hits": as_json(hits),
-        "flags": as_json(flags),
-        "honor": as_json(honor),
+        "hits": as_json(m.hits),
+        "flags": as_json(m.flags),
+        "honor": as_json(m.honor),
         "defender_blocks": blocks,
-        "p_eliminated": float(p_elim),
-        "expected_hits": float(sum(k * p for k, p in hits.items())),
-        "expected_flags": float(sum(k * p for k, p in flags.items())),
+        "p_eliminated": m.p_at_least(m.hits, blocks),
+        "expected_hits": sum(k * w for k, w in m.hits.items()) / m.total,
+        "expected_flags": sum(k * w for k, w in m.flags.items()) / m.total,
     }
