@@ -44,3 +44,13 @@ def test_bench_table_and_bad_scenario():
     bad = runner.invoke(app, ["bench", "cc-samurai", "no-such-battle", "--games", "1"])
     assert bad.exit_code == 2
     assert "no-such-battle" in bad.output
+
+
+def test_bench_json_reports_decisions_per_cpu_second_and_the_build() -> None:
+    """Issue 15: the figure to compare on a shared machine, and which build ran."""
+    from kassen.cli.bench import run_bench
+
+    r = run_bench("cc-samurai", games=2, seed=3, memory=False)
+    assert r["build"] in ("python", "compiled")
+    assert r["decisions_per_cpu_second"] > 0
+    assert abs(r["decisions_per_cpu_second"] - r["decisions"] / r["cpu_seconds"]) < 1e-6
