@@ -107,3 +107,17 @@ def test_meaningless_options_are_errors(tmp_path: Path) -> None:
     moves.write_text("play order-two-center\norder L3\nend-move\nattack L3 M4\n")
     r = runner.invoke(app, ["run", str(pos), "--actions", str(moves), "--dice", "t,c,c,c,x,x"])
     assert r.exit_code == 2 and "2 of the forced dice were never rolled" in r.output
+
+
+def test_rules_table_shows_the_hill_limit_the_engine_applies() -> None:
+    """Item 5: the engine caps close combat into a hill from below at 2 dice; the table said
+    nothing. The table is now made by the engine's own terrain_caps."""
+    from kassen.rulesets.cc_samurai.combat import terrain_caps
+    from kassen.rulesets.cc_samurai.data import load_tables
+
+    t = load_tables("gmt")
+    assert min(terrain_caps(t.units["SSp"], "close", t.terrain["countryside"], t.terrain["hill"])) == 2
+    r = runner.invoke(app, ["rules", "cc-samurai"], env={"COLUMNS": "220"})
+    assert r.exit_code == 0
+    hill = next(line for line in r.output.splitlines() if line.strip("│ ").startswith("Hill"))
+    assert "2|2 / -" in hill and "from below" in hill

@@ -32,7 +32,8 @@ def keyboard(*lines: str) -> Callable[[str], str]:
 
 def play(*lines: str, players: str = "human,random", seed: int = 1, game: str = "cc-samurai",
          load: Path | None = None, terminal: bool = False) -> str:
-    con = Console(file=io.StringIO(), width=160, force_terminal=terminal)
+    # truecolor like the other tests: Rich caches a style's codes for the first colour system it meets
+    con = Console(file=io.StringIO(), width=160, force_terminal=terminal, color_system="truecolor" if terminal else None)
     run_tui(game, None, players, seed, load, console=con, input_fn=keyboard(*lines))
     out = con.file.getvalue()  # type: ignore[attr-defined]
     assert isinstance(out, str)

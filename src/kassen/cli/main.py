@@ -361,8 +361,19 @@ def rules(
     tt = Table("terrain", "stops", "blocks sight", "on: close/ranged (inf|cav)", "into: close (inf|cav)/ranged",
                title="Terrain (dice maxima; - = no limit, 0 = may not battle)", show_lines=True)
 
+    from kassen.rulesets.cc_samurai.combat import terrain_caps
+
     def f(v: int | None) -> str:
         return "-" if v is None else str(v)
+
+    # the maxima the engine applies (combat.terrain_caps), attacking from open countryside
+    inf = next(u for u in t.units.values() if not u.cavalry)
+    cav = next((u for u in t.units.values() if u.cavalry), inf)
+    flat = t.terrain["countryside"]
+
+    def into(ter: Any, u: Any, kind: str) -> str:
+        caps = terrain_caps(u, kind, flat, ter)
+        return f(min(caps) if caps else None)
 
     for ter in t.terrain.values():
         tt.add_row(
@@ -370,7 +381,8 @@ def rules(
             "yes" if ter.stop else "",
             "hill rules" if ter.hill else ("yes" if ter.blocks_los else ""),
             f"{f(ter.on_close_inf)}|{f(ter.on_close_cav)} / {f(ter.on_ranged_inf)}|{f(ter.on_ranged_cav)}",
-            f"{f(ter.into_close_inf)}|{f(ter.into_close_cav)} / {f(ter.into_ranged)}",
+            f"{into(ter, inf, 'close')}|{into(ter, cav, 'close')} / {into(ter, inf, 'ranged')}"
+            + (" (close combat from below; from another hill: no hill limit)" if ter.hill else ""),
         )
     c.print(tt)
 

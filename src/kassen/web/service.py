@@ -560,28 +560,27 @@ class GameService:
                 if self.closed:
                     return
                 live = (self.interactive_q or self.background_q).popleft()
-            failed = False
             try:
-                self._ai_decision(live)
+                again = self._ai_decision(live)
             except Exception:
-                failed = True
                 log.exception("AI of game %s failed", live.stored.id)
-            with live.lock:  # checked under the lock: a person's action meanwhile may need an answer
-                again = not failed and not self.closed and self._machine_to_move(live)
-                if not again:
+                with live.lock:
                     live.ai_running = False
+                again = False
             if again:
                 self._enqueue(live)  # to the back of the queue: the next game's turn first
-            else:
-                self.notify(live)
+            self.notify(live)
 
-    def _ai_decision(self, live: LiveGame) -> None:
-        """Make one AI (or chance) decision of ``live``, if one is due."""
+    def _ai_decision(self, live: LiveGame) -> bool:
+        """Make one AI (or chance) decision of ``live``, if one is due; whether another is due.
+        When none is, ``ai_running`` is cleared under the same lock that saw it, so a person's
+        next action schedules the AI afresh (one chain of AI work per game, never two)."""
         with live.lock:
             state, version = live.state, live.version
             mover = state.to_move()
-            if mover is None or not self._machine_to_move(live):
-                return
+            if self.closed or mover is None or not self._machine_to_move(live):
+                live.ai_running = False
+                return False
         if mover == CHANCE:
             with live.lock:
                 action = sample_chance(state.chance_outcomes(), self.chance_rng)
@@ -590,7 +589,10 @@ class GameService:
         with live.lock:
             if live.version == version:  # else undone meanwhile: decide again
                 self._commit(live, action)
-        self.notify(live)
+            if self.closed or not self._machine_to_move(live):
+                live.ai_running = False
+                return False
+        return True
 
     # ------------------------------------------------------------ notify
     def notify(self, live: LiveGame) -> None:
