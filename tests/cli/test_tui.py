@@ -233,7 +233,7 @@ def test_render_board_terrain_highlight_and_colour() -> None:
     con.print(view)
     ansi = con.file.getvalue()  # type: ignore[attr-defined]
     assert "\x1b[1;7;38;2;255;95;95mAB4" in ansi  # F3: red, bold, reversed
-    assert "38;2;111;168;255mAB4" in ansi  # blue units
+    assert "38;2;111;168;255mab4" in ansi  # blue units: blue, and in lower case (issue 18, item 4)
 
 
 # (e) ------------------------------------------------------------------------
@@ -353,3 +353,22 @@ def test_clans_hot_seat_passes_the_keyboard_before_each_clan_sees_its_cards() ->
     assert "Kamiwashi deploys" in hondo_screen
     assert "Kamiwashi Archer" not in hondo_screen and "Kamiwashi Lord" not in hondo_screen
     assert any("press Enter" in p for p in prompts)
+
+
+def test_sides_are_told_apart_without_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18, item 4: under NO_COLOR a Red and a Blue ASp3 looked the same. Blue's pieces
+    are now in lower case, and the legend says so."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    obs = GAME.new_state(None, 1).observation(0)
+    con = Console(file=io.StringIO(), width=160)
+    con.print(render_board(obs))
+    text = con.file.getvalue()  # type: ignore[attr-defined]
+    assert "\x1b[" not in text
+    red = [u for u in obs["board"]["units"] if u["side"] == "red"]
+    blue = [u for u in obs["board"]["units"] if u["side"] == "blue"]
+    assert red and blue
+    for u in red:
+        assert f"{u['type']}{u['blocks']}" in text
+    for u in blue:
+        assert f"{u['type']}{u['blocks']}".lower() in text
+    assert "blue in lower case" in " ".join(text.split())

@@ -168,13 +168,25 @@ def _pieces(board: dict[str, Any]) -> dict[tuple[int, int], _Piece]:
         if h is None:
             continue
         mark = LEADER_MARKS.get(u.get("leader") or "", "")
-        out[h] = _Piece(f"{u['type']}{u['blocks']}{mark}", SIDE_STYLE.get(u["side"], Style(bold=True)))
+        out[h] = _Piece(side_case(f"{u['type']}{u['blocks']}{mark}", u["side"]),
+                        SIDE_STYLE.get(u["side"], Style(bold=True)))
     for ld in board.get("leaders", []):
         h = parse_hex(ld["hex"])
         if h is None or h in out:
             continue
-        out[h] = _Piece(f"L{LEADER_MARKS.get(ld['kind'], '?')}", SIDE_STYLE.get(ld["side"], Style(bold=True)))
+        out[h] = _Piece(side_case(f"L{LEADER_MARKS.get(ld['kind'], '?')}", ld["side"]),
+                        SIDE_STYLE.get(ld["side"], Style(bold=True)))
     return out
+
+
+def side_case(label: str, side: str) -> str:
+    """Sides told apart without colour (NO_COLOR, monochrome, colour-blindness): Red's pieces
+    as written, Blue's in lower case.
+
+    >>> side_case("SSp4*", "red"), side_case("SSp4*", "blue"), side_case("L^", "blue")
+    ('SSp4*', 'ssp4*', 'l^')
+    """
+    return label.lower() if side == "blue" else label
 
 
 def _squeeze(text: str, room: int) -> str:
@@ -335,10 +347,10 @@ class BoardView:
         items: list[Text] = []
         head = Text()
         head.append("Units", Style(bold=True))
-        head.append(" (code+blocks, ", DIM)
-        head.append("red", SIDE_STYLE["red"])
-        head.append("/", DIM)
-        head.append("blue", SIDE_STYLE["blue"])
+        head.append(" (code+blocks; ", DIM)
+        head.append("Red as written", SIDE_STYLE["red"])
+        head.append(", ", DIM)
+        head.append("blue in lower case", SIDE_STYLE["blue"])
         head.append("):", DIM)
         items.append(head)
         for code in sorted({u["type"] for u in self.board.get("units", [])}):
