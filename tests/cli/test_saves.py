@@ -105,3 +105,40 @@ def test_hot_seat_pass_screen_clears_the_scrollback_too() -> None:
     kamiwashi_secrets = out[:cleared]
     assert "Kamiwashi" in kamiwashi_secrets  # what the erase takes away: Kamiwashi's screen
     assert "Kamiwashi Archer" not in out[cleared:] and "Kamiwashi Lord" not in out[cleared:]
+
+
+def test_line_editing_completes_legal_actions_and_forgets_history_when_the_keyboard_passes() -> None:
+    """Item 8: arrow keys arrived as "illegal action '\\x1b[A'": the prompt now has readline's
+    history, editing and Tab completion of the legal actions; in hot-seat the history is wiped
+    at every pass screen, so the next player cannot scroll back to a face-down deploy."""
+    from kassen.cli.lineedit import LineEditor, load_readline
+
+    class FakeReadline:
+        def __init__(self) -> None:
+            self.cleared = 0
+            self.completer: object = None
+
+        def set_completer_delims(self, d: str) -> None:
+            assert d == ""
+
+        def set_completer(self, fn: object) -> None:
+            self.completer = fn
+
+        def parse_and_bind(self, s: str) -> None:
+            assert "complete" in s
+
+        def clear_history(self) -> None:
+            self.cleared += 1
+
+    rl = FakeReadline()
+    seen: list[list[str]] = []
+    editor = LineEditor(lambda: seen[-1] if seen else [], rl)
+    con = Console(file=io.StringIO(), width=160)
+    run_tui("clans", None, "human,human", 4, None, console=con, input_fn=keyboard("1", "1", ""),
+            line_editor=editor)
+    assert rl.completer == editor.complete
+    assert rl.cleared >= 1  # the pass screen to Hondo wiped Kamiwashi's typing
+    seen.append(["deploy scout village", "deploy-down scout village", "pass"])
+    assert editor.complete("deploy-", 0) == "deploy-down scout village" and editor.complete("deploy-", 1) is None
+    assert editor.complete("sa", 0) == "save"
+    assert load_readline() is not None  # this Python has readline: input() gets history and editing

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -88,6 +89,7 @@ def run_tui(
     *,
     console: Console | None = None,
     input_fn: Callable[[str], str] = input,
+    line_editor: Any = None,
     options: dict[str, Any] | None = None,
 ) -> None:
     """Play ``game_id`` in the terminal.
@@ -118,7 +120,16 @@ def run_tui(
         record = GameRecord(game.id, game.rules_version, scenario, seed, [], dict(options or {}))
         history = [game.new_state(scenario, seed, **record.options)]
     seats = parse_players(history[-1].seat_names(), players, seed)
-    _Session(game, record, history, seats, seed, con, input_fn, loaded=load).run()
+    session = _Session(game, record, history, seats, seed, con, input_fn, loaded=load)
+    if line_editor is None and input_fn is input and sys.stdin.isatty():  # a person at a terminal
+        from kassen.cli.lineedit import LineEditor, load_readline
+
+        line_editor = LineEditor(lambda: session.state.legal_actions() if session.state.to_move() is not None
+                                 else [], load_readline())
+    if line_editor is not None:  # history, editing keys, Tab completion of the legal actions
+        session.editor = line_editor
+        line_editor.install()
+    session.run()
 
 
 def _free_name(path: Path) -> Path:
@@ -202,6 +213,7 @@ class _Session:
         self.chance = Rng(seed ^ 0x5DEECE66D)
         self.boards_shown = 0
         self.start_actions = list(record.actions)  # what was loaded: unchanged, nothing to save
+        self.editor: Any = None  # a LineEditor at a real terminal
 
     # ------------------------------------------------------------ basics
     @property
@@ -362,6 +374,8 @@ class _Session:
             raise _Quit from None
 
     def pass_keyboard(self, seat: int) -> None:
+        if self.editor is not None:
+            self.editor.forget()  # the arrow keys must not show the previous player's input
         if self.con.is_terminal:
             # clear the screen and the scrollback too (ESC[3J): scrolling up must not show
             # the previous player's hand or face-down cards
