@@ -121,3 +121,46 @@ def test_rules_table_shows_the_hill_limit_the_engine_applies() -> None:
     assert r.exit_code == 0
     hill = next(line for line in r.output.splitlines() if line.strip("│ ").startswith("Hill"))
     assert "2|2 / -" in hill and "from below" in hill
+
+
+def test_kassen_odds_says_at_least_one_hit_hit_or_retreat_and_how_the_dice_were_counted() -> None:
+    """Item 11: samurai spearmen (4 dice) into a hill from below (at most 2), inspired (+1):
+    3 dice, each hitting the ashigaru on a triangle or a sword (1/3) and flagging on 1/6."""
+    r = runner.invoke(app, ["odds", "--attacker", "SSp", "--defender", "ASp", "--defender-on", "hill",
+                            "--inspired", "--json"])
+    out = json.loads(r.output)
+    assert out["dice"] == 3
+    assert out["dice_breakdown"] == {"base": 4, "terrain_max": 2, "after_terrain": 2, "inspired": 1, "cards": 0}
+    assert abs(out["p_hit"] - (1 - (2 / 3) ** 3)) < 1e-12
+    assert abs(out["p_hit_or_retreat"] - (1 - (1 / 2) ** 3)) < 1e-12
+    text = runner.invoke(app, ["odds", "--attacker", "SSp", "--defender", "ASp", "--defender-on", "hill",
+                               "--inspired"]).output
+    assert "3 dice (4 of the unit, at most 2 for the terrain, +1 inspired)" in " ".join(text.split())
+    assert "At least one hit: 70.37%" in text and "hit or retreat): 87.50%" in text
+
+
+def test_the_terminal_menu_shows_the_odds_of_each_attack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 11: before `attack`, the terminal shows the exact odds, as the browser does."""
+    import io
+
+    from rich.console import Console
+
+    from tests.cli.test_commands import POSITION
+
+    monkeypatch.chdir(tmp_path)
+    pos = tmp_path / "pos.toml"
+    pos.write_text(POSITION)
+    todo = ["play order-two-center", "order L3", "end-move"]
+
+    def keys(prompt: str) -> str:
+        if not todo:
+            raise EOFError
+        return todo.pop(0)
+
+    con = Console(file=io.StringIO(), width=200)
+    run_tui("cc-samurai", str(pos), "human,random", 1, None, console=con, input_fn=keys)
+    out = " ".join(con.file.getvalue().split())  # type: ignore[attr-defined]
+    # SSp (4 dice) against a 1-block ASp: each die hits on a triangle or a sword
+    p = 1 - (2 / 3) ** 4
+    assert "attack L3 M4" in out and f"[4 dice: hit {p:.0%}, hit or retreat" in out
+    assert f"eliminate {p:.0%}]" in out

@@ -302,13 +302,23 @@ def odds(
         return
     c = console()
     where = f"at range {r['range']}" if ranged else "in close combat"
+    b = r["dice_breakdown"]
+    how = [f"{b['base']} of the unit"]
+    if b["terrain_max"] is not None and b["terrain_max"] < b["base"]:
+        how.append(f"at most {b['terrain_max']} for the terrain")
+    if b["inspired"]:
+        how.append("+1 inspired")
+    if b["cards"]:
+        how.append(f"+{b['cards']} from cards")
     c.print(f"[bold]{attacker}[/] on {r['attacker_on']} attacks [bold]{defender}[/] on {r['defender_on']} {where}: "
-            f"[bold]{r['dice']}[/] dice")
+            f"[bold]{r['dice']}[/] dice ({', '.join(how)})")
     for title, key in (("hits", "hits"), ("flags", "flags"), ("Honor & Fortune collected", "honor")):
         t = Table(title, "probability", "", title=None, box=None, pad_edge=False)
         for k, p in r[key].items():
             t.add_row(k, f"{p:7.2%}", "█" * round(p * 40))
         c.print(t)
+    c.print(f"At least one hit: [bold]{r['p_hit']:.2%}[/]; a hit or a flag (hit or retreat): "
+            f"[bold]{r['p_hit_or_retreat']:.2%}[/]")
     c.print(f"Expected hits {r['expected_hits']:.2f}, expected flags {r['expected_flags']:.2f}; "
             f"chance the hits alone eliminate the {r['defender_blocks']}-block defender: [bold]{r['p_eliminated']:.2%}[/]")
 

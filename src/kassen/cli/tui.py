@@ -587,6 +587,10 @@ class _Session:
         for i, a in enumerate(actions, 1):
             desc = state.describe_action(a)
             label = a if desc == a else f"{a} ({desc})"
+            odds = state.action_odds(a) if a.startswith(("attack ", "fire ")) else None
+            if odds is not None:  # the exact odds before committing, as the browser shows them
+                label += (f" [{odds['dice']} dice: hit {odds['p_hit']:.0%}, hit or retreat "
+                          f"{odds['p_hit_or_retreat']:.0%}, eliminate {odds['p_eliminated']:.0%}]")
             items.append(Text.assemble((f"{i:>3} ", "bold cyan"), label))
         self.con.print(Columns(items, column_first=True, padding=(0, 3)))
 

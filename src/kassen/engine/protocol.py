@@ -151,6 +151,12 @@ class State(ABC):
         """A longer English reading of an action, for menus."""
         return action
 
+    def action_odds(self, action: str) -> dict[str, Any] | None:
+        """Exact odds of an attack the seat to move may make now (dice, ``hits``, ``flags``,
+        ``p_hit``, ``p_hit_or_retreat``, ``p_eliminated``), or ``None`` for games or actions
+        without any. Front ends show them before the person commits."""
+        return None
+
 
 def apply(state: State, action: str) -> State:
     """Functional form of :meth:`State.apply`."""

@@ -30,6 +30,13 @@ def enumerated(n: int, att, tgt, kind: str, inspired: int) -> tuple[dict, dict, 
     return out
 
 
+def quiet(n: int, att, tgt, kind: str) -> Fraction:
+    """P(no hit and no flag), by enumeration."""
+    dist = bodyguard_roll_distribution(n) if (att.bodyguard and kind == "close") else roll_distribution(n)
+    return sum((p for counts, p in dist if (sc := score_roll(counts, att, tgt, kind, 0)).hits == 0 and sc.flags == 0),
+               Fraction(0))
+
+
 @pytest.mark.parametrize("edition", ["gmt", "zvezda"])
 def test_counted_odds_equal_the_enumerated_odds_for_every_pair_of_units(edition: str) -> None:
     units = load_tables(edition).units
@@ -42,6 +49,7 @@ def test_counted_odds_equal_the_enumerated_odds_for_every_pair_of_units(edition:
                         for got, want in zip((m.hits, m.flags, m.honor), enumerated(n, att, tgt, kind, inspired)):
                             assert {k: Fraction(w, m.total) for k, w in got.items()} == \
                                 {k: p for k, p in want.items() if p}, (att.code, tgt.code, kind, n, inspired)
+                        assert Fraction(m.quiet, m.total) == quiet(n, att, tgt, kind), (att.code, tgt.code, kind, n)
 
 
 def test_nine_dice_of_bodyguards_are_counted_exactly() -> None:

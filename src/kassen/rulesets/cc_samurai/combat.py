@@ -103,6 +103,8 @@ class Marginals:
     hits: dict[int, int]
     flags: dict[int, int]
     honor: dict[int, int]
+    #: rolls with neither a hit nor a flag (1 - quiet/total: the target is hit or must retreat)
+    quiet: int = 0
 
     def p(self, weights: dict[int, int]) -> dict[int, float]:
         return {k: weights[k] / self.total for k in sorted(weights)}
@@ -187,6 +189,8 @@ def _marginals(n: int, att: _Scoring, tgt: _Scoring, kind: str, inspired: int) -
         hits = _power(hits_die, n)
         flags = _power((29, 7), n)
         honor_raw = _power((29, 7), n)
+        # no hit, no flag: the first face is neither a sword nor a flag, nor the symbol hit
+        quiet = (24 if tgt.bodyguard else 18) ** n
     else:
         total = 6**n
         hits = {}
@@ -200,7 +204,17 @@ def _marginals(n: int, att: _Scoring, tgt: _Scoring, kind: str, inspired: int) -
             hits[h] = hits.get(h, 0) + ways
         flags = _power((5, 1), n)
         honor_raw = _power((5, 1), n)
-    return Marginals(total, hits, flags, _honor(honor_raw, att, tgt, kind, inspired))
+        # no hit, no flag: no flag face, no face that hits (swords only up to those ignored)
+        if tgt.bodyguard and kind != "close":
+            quiet = 5**n  # nothing hits bodyguards at range: only a flag counts
+        elif tgt.bodyguard or (kind != "close" and not att.ranged_sword_hits):
+            quiet = 4**n  # the symbol (or, at range, the sword) does not hit: 4 harmless faces
+        elif kind == "close" and not att.bodyguard:
+            ig = swords_ignored(att, tgt)
+            quiet = sum(comb(n, k) * 3 ** (n - k) for k in range(min(n, ig) + 1))
+        else:
+            quiet = 3**n
+    return Marginals(total, hits, flags, _honor(honor_raw, att, tgt, kind, inspired), quiet)
 
 
 def roll_distribution(n: int) -> list[tuple[dict[Face, int], Fraction]]:

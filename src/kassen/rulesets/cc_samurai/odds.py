@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kassen.engine.errors import KassenError
-from kassen.rulesets.cc_samurai.combat import dice_count, marginals
+from kassen.rulesets.cc_samurai.combat import base_dice, dice_count, marginals, terrain_caps
 from kassen.rulesets.cc_samurai.data import load_tables
 
 #: command-line terrain names (lowercase rulebook names) -> terrain table slugs
@@ -93,6 +93,8 @@ def attack_odds(
         raise KassenError(f"{au.name} may not attack a unit on a {into.name.lower()} hex in {kind} combat")
     n = dice_count(au, kind, range_, moved, attacker_blocks, on, into, bonus + (1 if inspired else 0))
     m = marginals(n, au, du, kind, 1 if inspired else 0)
+    base = base_dice(au, kind, range_, moved, attacker_blocks)
+    caps = terrain_caps(au, kind, on, into)
 
     def as_json(d: dict[int, int]) -> dict[str, float]:
         return {str(k): p for k, p in m.p(d).items()}
@@ -110,6 +112,72 @@ def attack_odds(
         "honor": as_json(m.honor),
         "defender_blocks": blocks,
         "p_eliminated": m.p_at_least(m.hits, blocks),
+        "p_hit": m.p_at_least(m.hits, 1),
+        "p_hit_or_retreat": 1 - m.quiet / m.total,
+        # how the dice count was reached: the unit's dice, the terrain maximum, then additions
+        "dice_breakdown": {"base": base, "terrain_max": min(caps) if caps else None,
+                           "after_terrain": min([base, *caps]), "inspired": 1 if inspired else 0,
+                           "cards": bonus},
         "expected_hits": sum(k * w for k, w in m.hits.items()) / m.total,
         "expected_flags": sum(k * w for k, w in m.flags.items()) / m.total,
+    }
+
+
+def action_odds(state: Any, action: str) -> dict[str, Any] | None:
+    """Odds of ``attack A B`` / ``fire A B`` in a C&C state: the state's own dice count
+    (terrain, movement, cards in play) and the exact counts of :func:`combat.marginals`."""
+
+    words = action.split()
+    if len(words) != 3 or words[0] not in ("attack", "fire"):
+        return None
+    kind = "close" if words[0] == "attack" else "ranged"
+    s = state
+    try:
+        ah, dh = s.b.parse(words[1]), s.b.parse(words[2])
+        au = s.units[ah]
+        if dh not in s.units and dh in s.leaders:
+            return _lone_leader_odds(s, action, kind, ah, dh)
+        du = s.units[dh]
+    except (KeyError, ValueError, AttributeError):
+        return None
+    at, dt = s.ut(au), s.ut(du)
+    n = int(s.combat_dice(kind, ah, dh, False))
+    m = marginals(n, at, dt, kind, 0)
+    hits, flags = m.p(m.hits), m.p(m.flags)
+    p_elim = m.p_at_least(m.hits, du.blocks)
+    return {
+        "action": action, "kind": kind, "dice": n,
+        "attacker": {"hex": words[1], "type": au.type, "name": at.name, "blocks": au.blocks},
+        "defender": {"hex": words[2], "type": du.type, "name": dt.name, "blocks": du.blocks},
+        "hits": {str(k): hits[k] for k in sorted(hits)},
+        "flags": {str(k): flags[k] for k in sorted(flags)},
+        "expected_hits": sum(k * p for k, p in hits.items()),
+        "p_hit": sum(p for k, p in hits.items() if k > 0),
+        "p_hit_or_retreat": 1 - m.quiet / m.total,
+        "p_eliminated": p_elim,
+        "note": "before Leader inspiration, First Strike and Dragon cards played in answer",
+    }
+
+
+def _lone_leader_odds(s: Any, action: str, kind: str, ah: Any, dh: Any) -> dict[str, Any]:
+    """Combat Against a Leader Alone in a Hex: any sword kills him (but a Zvezda bow's swords at
+    range, R36); flags do nothing: if not hit he retreats or commits seppuku."""
+    words = action.split()
+    au, ld = s.units[ah], s.leaders[dh]
+    at = s.ut(au)
+    n = int(s.combat_dice(kind, ah, dh, False))
+    blank = kind == "ranged" and not at.ranged_sword_hits and not s.t.rules.bow_hits_lone_leader
+    p = 0.0 if blank else 1.0 - (5 / 6) ** n
+    return {
+        "action": action, "kind": kind, "dice": n,
+        "attacker": {"hex": words[1], "type": au.type, "name": at.name, "blocks": au.blocks},
+        "defender": {"hex": words[2], "type": "leader", "name": f"lone {ld.kind} Leader", "blocks": 1},
+        "hits": {"0": 1.0 - p, "1": p} if p else {"0": 1.0},
+        "flags": {"0": 1.0},
+        "expected_hits": p,
+        "p_hit": p,
+        "p_hit_or_retreat": 1.0,  # not hit, a lone Leader retreats (or commits seppuku)
+        "p_eliminated": p,
+        "note": ("a bow scores no hit with a sword at range: he cannot be hit (Zvezda)" if blank else
+                 "any sword kills him; flags do nothing: if he is not hit he retreats or commits seppuku"),
     }

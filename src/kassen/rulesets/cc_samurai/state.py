@@ -2145,6 +2145,12 @@ class CCState(State):
         return max(-0.99, min(0.99, score / 60.0))
 
     # ------------------------------------------------------------- views
+    def action_odds(self, action: str) -> JSON | None:
+        """Exact odds of ``attack A B`` / ``fire A B`` now (:func:`odds.action_odds`)."""
+        from kassen.rulesets.cc_samurai.odds import action_odds
+
+        return action_odds(self, action)
+
     def secrets(self, seat: int | None) -> set[str]:
         out: set[str] = {f'"{c}"' for c in self.cmd_deck} | {f'"{d}"' for d in self.dr_deck}
         for side in (0, 1):
