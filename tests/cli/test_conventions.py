@@ -164,3 +164,43 @@ def test_the_terminal_menu_shows_the_odds_of_each_attack(tmp_path: Path, monkeyp
     p = 1 - (2 / 3) ** 4
     assert "attack L3 M4" in out and f"[4 dice: hit {p:.0%}, hit or retreat" in out
     assert f"eliminate {p:.0%}]" in out
+
+
+def test_texts_speak_plainly() -> None:
+    """Item 10: "gains 0 Honor & Fortune (the pool had only 0)", "not a int"."""
+    from kassen.engine.errors import FormatError
+    from kassen.engine.record import GameRecord
+    from kassen.rulesets.registry import load_game
+
+    s = load_game("cc-samurai").new_state(None, 1).clone()  # type: ignore[attr-defined]
+    s._ev = []
+    s.pool = 0
+    s.gain_honor(0, 2, "a test")
+    assert s._ev[-1].text == "Red gains no Honor & Fortune: the pool is empty (a test)"
+    s.pool = 1
+    s.gain_honor(0, 2, "a test")
+    assert s._ev[-1].text == "Red gains 1 Honor & Fortune (all the pool had left, of 2): a test"
+    with pytest.raises(FormatError, match="field 'seed' is missing or not an integer"):
+        GameRecord.from_json({"format": "kassen-game/1", "ruleset": "cc-samurai", "rules_version": "1",
+                              "seed": "x", "actions": []})
+
+
+def test_dragon_card_summaries_name_their_targets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 10: "Desperate Charge ... +1 die" without "a unit reduced to a single block"."""
+    import io
+
+    from rich.console import Console
+
+    from tests.cli.test_commands import POSITION
+
+    monkeypatch.chdir(tmp_path)
+    pos = tmp_path / "pos.toml"
+    pos.write_text(POSITION.replace("[position.red]\n", '[position.red]\ndragons = ["desperate-charge"]\n'))
+
+    def keys(prompt: str) -> str:
+        raise EOFError
+
+    con = Console(file=io.StringIO(), width=200)
+    run_tui("cc-samurai", str(pos), "human,random", 1, None, console=con, input_fn=keys)
+    out = " ".join(con.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "Desperate Charge" in out and "1 of your units reduced to a single block: +1 close combat die." in out

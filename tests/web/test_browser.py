@@ -157,7 +157,8 @@ def test_a_battle_against_the_ai_in_the_browser(browser: Any, server: Server) ->
         seen["battled"] |= kind in ("attack", "fire")
         if seen["battled"] and page.locator("#log .dice svg").count():
             seen["dice"] = True
-            break
+            if all(seen.values()):
+                break
     assert all(seen.values()), seen
     assert page.locator("#last-roll .dice svg").count() >= 1
     log_lines = page.locator("#log p").count()

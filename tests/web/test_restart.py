@@ -50,7 +50,8 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # the games' seeds follow from KASSEN_TEST_SEED: the same deals and dice every run
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "KASSEN_TEST_SEED": "7"}
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from kassen.cli.main import main; main()", "serve", "--port", str(self.port),
              "--db", self.db], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

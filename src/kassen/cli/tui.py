@@ -563,8 +563,9 @@ class _Session:
                     bits.append(f"when: {d['window']}")
                 if bits:
                     line.append(f" ({'; '.join(bits)})", style="dim")
-                if d.get("effect"):
-                    line.append(f": {d['effect']}")
+                if d.get("effect"):  # whom the card acts on, then what it does
+                    target = f"{d['target']}: " if d.get("target") and d["target"] != "none" else ""
+                    line.append(f": {target}{d['effect']}")
                 self.con.print(line)
 
     def show_menu(self, state: State, obs: dict[str, Any], seat: int, actions: list[str]) -> None:

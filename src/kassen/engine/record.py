@@ -49,7 +49,8 @@ class GameRecord:
             raise FormatError(f"saved game: 'format' must be {FORMAT!r}, got {d.get('format')!r}")
         for key, typ in (("ruleset", str), ("rules_version", str), ("seed", int), ("actions", list)):
             if not isinstance(d.get(key), typ):
-                raise FormatError(f"saved game: field {key!r} is missing or not a {typ.__name__}")
+                kind = {"str": "a string", "int": "an integer", "list": "a list"}[typ.__name__]
+                raise FormatError(f"saved game: field {key!r} is missing or not {kind}")
         if not all(isinstance(a, str) for a in d["actions"]):
             raise FormatError("saved game: every entry of 'actions' must be a string")
         scen = d.get("scenario")

@@ -57,7 +57,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, new_
     ``allowed_hosts``: names besides addresses and localhost the page may be reached by."""
     url = db or default_db_url()
     storage = open_storage(url)
-    service = GameService(storage, limits=limits)
+    test_seed = os.environ.get("KASSEN_TEST_SEED")  # tests only: reproducible deals and dice
+    service = GameService(storage, limits=limits, test_seed=int(test_seed) if test_seed else None)
     if new_game:
         for p in range(port, port + 50):
             if port_free(host, p):

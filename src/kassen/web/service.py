@@ -139,7 +139,11 @@ class GameService:
     """Every game of one server, over one :class:`Storage`."""
 
     def __init__(self, storage: Storage, ai_workers: int = 4, limits: Limits | None = None,
-                 player_factory: Callable[[str, int], Player] = make_player) -> None:
+                 player_factory: Callable[[str, int], Player] = make_player, test_seed: int | None = None) -> None:
+        """``test_seed`` (tests only: ``KASSEN_TEST_SEED``) makes the games' seeds follow from it,
+        so a test served in another process replays the same deals and dice; never set it for
+        people, who could then foresee every die."""
+        self.seeds = None if test_seed is None else Rng(test_seed)
         self.storage = storage
         self.limits = limits or Limits()
         self.make_player = player_factory
@@ -197,7 +201,8 @@ class GameService:
         known = game.scenarios()
         if scenario is not None and known and scenario not in known:
             raise WebError(400, f"unknown scenario {scenario!r} for {ruleset}; known: {', '.join(known)}")
-        seed = secrets.randbits(62) if seed is None else seed
+        if seed is None:
+            seed = secrets.randbits(62) if self.seeds is None else self.seeds.next64() >> 2
         try:
             state = game.new_state(scenario, seed)
         except KassenError as exc:

@@ -37,7 +37,7 @@ def test_hand_to_hand_worked_example_two_depleted_units_and_an_overlap():
     assert hits == [1]  # the re-thrown five dice: one hit again
     losses = {e.data["unit"]: e for e in s.events if e.kind == "losses"}
     # S1 ended with one hit (a leftover marker), S2 with two (one stand), N1 with two (one stand)
-    assert "1 leftover hit marker(s) removed" in losses["S1"].text
+    assert "1 leftover hit marker removed" in losses["S1"].text  # singular (issue 18, item 10)
     assert (s.u("S1").stands, s.u("S2").stands, s.u("N1").stands) == (3, 2, 4)
     assert s.forced == []
 

@@ -255,8 +255,12 @@ class CCState(State):
         if n > 0:
             self.pool -= got
             self.honor[side] += got
-            extra = "" if got == n else f" (the pool had only {got})"
-            self.say("honor", f"{self.side_name(side)} gains {got} Honor & Fortune{extra}: {why}", side=side, amount=got)
+            if got == 0:
+                text = f"{self.side_name(side)} gains no Honor & Fortune: the pool is empty ({why})"
+            else:
+                extra = "" if got == n else f" (all the pool had left, of {n})"
+                text = f"{self.side_name(side)} gains {got} Honor & Fortune{extra}: {why}"
+            self.say("honor", text, side=side, amount=got)
         return got
 
     def lose_honor(self, side: int, n: int, why: str) -> int:
@@ -2168,8 +2172,8 @@ class CCState(State):
     def dragon_json(self, did: str) -> JSON:
         slug = self.t.dragon_ids[did]
         d = self.t.dragon[slug]
-        return {"id": did, "slug": slug, "name": d.name, "cost": d.cost, "window": d.window, "effect": d.effect,
-                "confidence": d.confidence}
+        return {"id": did, "slug": slug, "name": d.name, "cost": d.cost, "window": d.window, "target": d.target,
+                "effect": d.effect, "confidence": d.confidence}
 
     def pending_json(self) -> JSON | None:
         if not self.stack or self._result is not None:

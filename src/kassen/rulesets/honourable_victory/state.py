@@ -593,7 +593,7 @@ class HVState(State):
             left = u.hits - 2 * lost
             u.hits = 0
             self._say("losses", f"{u.uid} removes {lost} stand(s) ({before} -> {u.stands})"
-                      + (f"; {left} leftover hit marker(s) removed" if left else ""),
+                      + (f"; {left} leftover hit marker{'s' if left != 1 else ''} removed" if left else ""),
                       unit=u.uid, lost=lost, stands=u.stands, side=u.side)
             if u.stands == 0:
                 self._rout(u, "is destroyed")
@@ -821,7 +821,7 @@ class HVState(State):
             hits = sum(1 for e in foes if self.u(e).form == "attack")
             u.hits += hits
             self.contacts = [c for c in self.contacts if c[0] != u.uid and c[2] != u.uid]
-            self._say("disengage", f"{u.uid} disengages from {', '.join(foes)}: {hits} hit marker(s)",
+            self._say("disengage", f"{u.uid} disengages from {', '.join(foes)}: {hits} hit marker{'s' if hits != 1 else ''}",
                       unit=u.uid, hits=hits)
             self._window("disengaged", u.uid)
         elif verb == "engage":
@@ -919,7 +919,7 @@ class HVState(State):
         r.facing = need
         r.hits += 1 + (1 if turned else 0)
         self.contacts.append((r.uid, "front", e.uid, "front"))
-        self._say("engage", f"{r.uid} {why} {e.uid} front to front: {1 + int(turned)} hit marker(s)"
+        self._say("engage", f"{r.uid} {why} {e.uid} front to front: {1 + int(turned)} hit marker{'s' if turned else ''}"
                   + (" (it turned)" if turned else ""), unit=r.uid, target=e.uid, facet="front")
 
     # ------------------------------------------------------------ reactions
