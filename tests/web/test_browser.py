@@ -341,3 +341,22 @@ def test_the_page_runs_under_its_content_security_policy(browser: Any, server: S
     assert page.locator("#board [data-unit]").count() == 20
     assert not problems, problems
     ctx.close()
+
+
+@pytest.mark.parametrize(("fragment", "words"), [("%E0%A4%A", "damaged"), ("abcdefgh%0Aijkl", "line breaks")])
+def test_a_damaged_link_says_what_is_wrong(browser: Any, server: Server, fragment: str, words: str) -> None:
+    """Issue 18, item 17: a badly encoded fragment threw an uncaught URIError and stayed on
+    "Loading…"; a token with a newline said "cannot reach the server"."""
+    r = httpx.post(server.base + "/api/games", json={"seats": ["human", "human"]}, timeout=10)
+    gid = r.json()["game_id"]
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/game/{gid}#{fragment}")
+    alert = page.get_by_role("alert")
+    alert.wait_for(timeout=15000)
+    assert words in alert.inner_text() and "Loading" not in page.locator("body").inner_text()
+    assert "cannot reach the server" not in page.locator("body").inner_text()
+    assert not errors, errors
+    ctx.close()

@@ -427,10 +427,28 @@ class GameScreen {
 
 // ------------------------------------------------------------------ routing
 const m = /^\/game\/([0-9a-f]+)\/?$/.exec(location.pathname);
+/** The seat token of the link, or null with why it cannot be one (a damaged or pasted-wrong link). */
+function linkToken(gameId) {
+  let token;
+  try {
+    token = decodeURIComponent(location.hash.slice(1));
+  } catch (e) {
+    return {token: null, why: "This link's seat token is damaged (part of it could not be read). " +
+      "Use the full link you were given, exactly as it was sent."};
+  }
+  token = token || myGames.token(gameId);
+  if (!token) return {token: null, why: "This link has no seat token. Use the full link you were given (it ends in #…)."};
+  if (!/^[A-Za-z0-9_-]{8,200}$/.test(token)) {
+    return {token: null, why: "This link's seat token is not valid (it holds spaces, line breaks or other " +
+      "characters a token never has). Copy the whole link again, on one line."};
+  }
+  return {token, why: null};
+}
+
 if (m) {
-  const token = decodeURIComponent(location.hash.slice(1)) || myGames.token(m[1]);
+  const {token, why} = linkToken(m[1]);
   if (!token) {
-    showError(app, "This link has no seat token. Use the full link you were given (it ends in #…).");
+    showError(app, why);
   } else {
     if (!location.hash) history.replaceState(null, "", `${location.pathname}#${token}`);
     new GameScreen(m[1], token).start();
