@@ -35,6 +35,22 @@ def scenario_info(game: Game, sid: str) -> dict[str, Any]:
     return row
 
 
+_NAMES: dict[tuple[str, str], str] = {}
+
+
+def scenario_name(game: Game, sid: str | None) -> str | None:
+    """The display name of a scenario (remembered: every view asks for it)."""
+    if sid is None:
+        return None
+    key = (game.id, sid)
+    if key not in _NAMES:
+        try:
+            _NAMES[key] = str(scenario_info(game, sid)["name"])
+        except Exception:  # a position file or a scenario no longer shipped: its id will do
+            _NAMES[key] = sid
+    return _NAMES[key]
+
+
 def reference(game: Game) -> dict[str, Any]:
     """Unit and terrain tables for hover cards (C&C games), else ``{}``."""
     tables = getattr(game, "tables", None)

@@ -365,7 +365,8 @@ class GameService:
                 "game_name": live.game.name,
                 "view": extras.view_for(live.game.id),
                 "scenario": live.stored.scenario,
-                "scenario_name": getattr(state, "scenario_name", None) or live.stored.scenario,
+                "scenario_name": getattr(state, "scenario_name", None)
+                or extras.scenario_name(live.game, live.stored.scenario),
                 "seat": viewer,
                 "watching": watching,
                 "seat_name": "spectator" if watching else (names[seat] if seat < len(names) else f"seat {seat}"),

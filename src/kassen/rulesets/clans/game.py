@@ -53,7 +53,14 @@ class ClansGame(Game):
         n, exp, teams = SCENARIOS[scenario]
         how = "Battlefields chosen" if exp else "Battlefields drawn at random"
         sides = [f"{CLANS[0]} & {CLANS[2]}", f"{CLANS[1]} & {CLANS[3]}"] if teams else list(CLANS[:n])
-        return {"name": f"{n} players{', teams' if teams else ''}: {how}", "sides": sides, "first": CLANS[0]}
+        who = (f"{sides[0]} play together against {sides[1]}" if teams
+               else f"{', '.join(CLANS[:n - 1])} and {CLANS[n - 1]}, each for itself")
+        where = ("the players choose the Battlefields (the experienced set-up)" if exp
+                 else "the Battlefields are drawn at random (the beginners' set-up)")
+        note = (f"{n} clans: {who}; {where}. Each clan deploys its Army cards on the Battlefields, "
+                f"face up or face down, and {CLANS[0]} plays first.")
+        return {"name": f"{n} players{', teams' if teams else ''}: {how}", "sides": sides, "first": CLANS[0],
+                "note": note}
 
     def table(self, path: str | Path | None) -> CardTable:
         return load_table(path)

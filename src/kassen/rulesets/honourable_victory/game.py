@@ -51,7 +51,7 @@ class HonourableVictoryGame(Game):
         b, _ = load_battle(sid)
         clans = load_clans()
         names = [clans[c].name if c in clans else c for c in (b.south.clan, b.north.clan)]
-        return {"name": b.battle.name, "sides": [f"{names[0]} (South)", f"{names[1]} (North)"]}
+        return {"name": b.battle.name, "sides": [f"{names[0]} (South)", f"{names[1]} (North)"], "note": b.battle.note}
 
     def new_state(self, scenario: str | None = None, seed: int = 0, **options: Any) -> HVState:
         battle, where = load_battle(scenario or DEFAULT_BATTLE)
