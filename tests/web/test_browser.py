@@ -267,6 +267,16 @@ def test_a_game_without_its_own_view_and_the_replay(browser: Any, tmp_path: Path
             pn.locator("#replay-prev").click()
             pn.wait_for_function("document.getElementById('replay-info').textContent.includes('After action 0 of 2')")
             assert "swap" not in pn.locator("#replay-info").inner_text()
+            # issue 18, item 16: the status bar and the log show the replayed moment, not the end
+            assert "Replay: after action 0 of 2" in pn.locator("#prompt").inner_text()
+            assert pn.locator("#result").count() == 0 and "throws away" not in pn.locator("#log").inner_text()
+            # and the buttons are words (the ⏮/⏭ glyphs drew as empty boxes in Debian's chromium)
+            labels = [pn.locator(f"#replay-{k}").inner_text() for k in ("start", "prev", "next", "end")]
+            assert labels == ["Start", "◀ Back", "Next ▶", "End"]
+            assert pn.locator("#replay-end").get_attribute("aria-label")
+            pn.locator("#replay-end").click()
+            pn.wait_for_selector("#result")
+            assert "throws away" in pn.locator("#log").inner_text()
             ctx.close()
         finally:
             srv.should_exit = True

@@ -291,7 +291,12 @@ class GameScreen {
     const pend = v.observation && v.observation.pending;
     const react = v.your_turn && v.actions.some((a) => a.action.startsWith("dragon ") || a.action === "first-strike");
     const status = [];
-    if (v.result) {
+    const replayingNow = this.replayStep !== null;
+    if (replayingNow) {  // the status of the replayed moment, not of the end
+      status.push(h("span", {class: "prompt", id: "prompt"},
+        `Replay: after action ${this.replayStep} of ${v.version}`,
+        this.replayAction ? h("span", {class: "muted"}, ` — ${this.replayAction}`) : ""));
+    } else if (v.result) {
       status.push(h("span", {class: "result", id: "result"},
         v.result.winner_name ? `${v.result.winner_name} wins (${v.result.reason})` : `Draw (${v.result.reason})`,
         v.watching ? "" : v.result.winner === v.seat ? " — Victory!" : v.result.winner !== null ? " — Defeat." : ""));
@@ -304,7 +309,9 @@ class GameScreen {
     }
     status.push(h("button", {id: "undo", disabled: !v.undo.possible, title: v.undo.text,
       onclick: () => this.undo()}, "Undo (u)"));
-    const lastRoll = [...this.log].reverse().find((e) => Array.isArray(e.data.faces));
+    // while replaying, the log stops at the replayed step
+    const shownLog = replayingNow ? this.log.filter((e) => e.at <= this.replayStep) : this.log;
+    const lastRoll = [...shownLog].reverse().find((e) => Array.isArray(e.data.faces));
     if (lastRoll) status.push(h("span", {class: "lastroll", id: "last-roll"}, "Last roll:", diceRow(lastRoll.data.faces)));
     fill(this.statusBox, ...status);
 
@@ -347,7 +354,7 @@ class GameScreen {
     // log
     this.logBox.hidden = !this.showLog;
     const logItems = [];
-    for (const e of this.log) {
+    for (const e of shownLog) {
       const cls = e.kind === "turn" ? "turn" : Array.isArray(e.data.faces) ? "roll"
         : ["banner", "victory", "eliminated", "leader_killed", "seppuku"].includes(e.kind) ? "big-event" : "";
       logItems.push(h("p", {class: cls, "data-kind": e.kind}, e.text, Array.isArray(e.data.faces) ? diceRow(e.data.faces) : null));
@@ -402,11 +409,15 @@ class GameScreen {
     this.replayBox.hidden = false;
     fill(this.replayBox, h("h2", {}, "Replay"),
       h("div", {class: "replay"},
-        h("button", {onclick: () => this.goto(0)}, "⏮"),
-        h("button", {id: "replay-prev", onclick: () => this.goto(Math.max(0, step - 1))}, "◀"),
+        h("button", {id: "replay-start", "aria-label": "to the start", title: "to the start",
+          onclick: () => this.goto(0)}, "Start"),
+        h("button", {id: "replay-prev", "aria-label": "one step back", title: "one step back",
+          onclick: () => this.goto(Math.max(0, step - 1))}, "◀ Back"),
         slider,
-        h("button", {id: "replay-next", onclick: () => this.goto(Math.min(total, step + 1))}, "▶"),
-        h("button", {onclick: () => { this.replayStep = null; this.render(); }}, "⏭")),
+        h("button", {id: "replay-next", "aria-label": "one step on", title: "one step on",
+          onclick: () => this.goto(Math.min(total, step + 1))}, "Next ▶"),
+        h("button", {id: "replay-end", "aria-label": "to the end (the final position)", title: "to the end",
+          onclick: () => { this.replayStep = null; this.render(); }}, "End")),
       h("p", {class: "muted", id: "replay-info"}, this.replayStep === null ? `Final position (${total} actions)`
         : `After action ${step} of ${total}${this.replayAction ? `: ${this.replayAction}` : ""}`),
       this.replayEvents ? h("div", {class: "log"}, ...this.replayEvents.map((e) => h("p", {}, e.text,
