@@ -128,6 +128,8 @@ def test_a_battle_against_the_ai_in_the_browser(browser: Any, server: Server) ->
             if not button.is_visible():
                 page.locator("#actions-panel details").first.evaluate("d => d.open = true")
             button.click()
+            if action == "done" and not v["observation"]["orders"]:  # nothing ordered: the page asks first
+                page.locator("#confirm-action").click()
         wait_version_above(v["version"])
 
     seen = {"played": False, "ordered": False, "moved": False, "battled": False, "dice": False, "undo": False}
@@ -369,4 +371,37 @@ def test_a_damaged_link_says_what_is_wrong(browser: Any, server: Server, fragmen
     assert words in alert.inner_text() and "Loading" not in page.locator("body").inner_text()
     assert "cannot reach the server" not in page.locator("body").inner_text()
     assert not errors, errors
+    ctx.close()
+
+
+def test_done_ordering_with_nothing_ordered_asks_first(browser: Any, server: Server) -> None:
+    """Issue 18, item 14: key 1 was "Done ordering" even with no unit ordered, throwing the
+    turn away in one keystroke. Now the page asks; Esc keeps the turn, Enter confirms."""
+    r = httpx.post(server.base + "/api/games", json={"seats": ["human", "human"]}, timeout=10)
+    red = r.json()["seats"][0]
+    gid = r.json()["game_id"]
+    seats = [{"Authorization": f"Bearer {s['token']}"} for s in r.json()["seats"]]
+    for _ in range(20):  # Red plays a Section card; any Dragon card question is passed
+        views = [httpx.get(f"{server.base}/api/games/{gid}", headers=h, timeout=10).json() for h in seats]
+        mover = next(i for i, v in enumerate(views) if v["your_turn"])
+        acts = [a["action"] for a in views[mover]["actions"]]
+        if mover == 0 and "done" in acts:
+            break
+        pick = next((a for a in acts if a.startswith("play order-")), "pass" if "pass" in acts else acts[0])
+        httpx.post(f"{server.base}/api/games/{gid}/actions", headers=seats[mover], json={"action": pick}, timeout=10)
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    page.goto(server.base + red["url"])
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=15000)
+    version = page.evaluate("document.body.dataset.version")
+    done = page.locator('button[data-action="done"]').first
+    done.click()
+    page.locator("#confirm-action").wait_for(timeout=5000)
+    assert "ordered no unit" in page.locator("#confirm-text").inner_text()
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.version") == version  # nothing was thrown away
+    done.click()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=10000)
     ctx.close()

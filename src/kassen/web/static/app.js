@@ -197,6 +197,8 @@ class GameScreen {
   async act(action) {
     if (this.busy) return;
     if (/^(attack|fire) /.test(action) && this.pending !== action) { this.propose(action); return; }
+    const ask = this.pending !== action && this.confirmText(action);
+    if (ask) { this.askConfirm(action, ask); return; }
     this.busy = true;
     this.pending = null;
     try {
@@ -207,6 +209,25 @@ class GameScreen {
       if (e.status === 409) await this.load(true).catch(() => {});
       this.flash(e.message);
     } finally { this.busy = false; }
+  }
+
+  /** The question to ask before an action that throws something away, or null. */
+  confirmText(action) {
+    const obs = this.v.observation || {};
+    if (action === "done" && this.v.view === "cc" && Array.isArray(obs.orders) && obs.orders.length === 0) {
+      return "You have ordered no unit or Leader. End ordering anyway? Your Command card's orders are lost this turn.";
+    }
+    if (/^concede\b/.test(action)) return "Concede the battle? Your side loses at once; this cannot be undone.";
+    return null;
+  }
+
+  askConfirm(action, text) {
+    this.pending = action;
+    document.body.dataset.pending = action;
+    fill(this.oddsBox, h("p", {id: "confirm-text"}, text),
+      h("p", {}, h("button", {class: "primary", id: "confirm-action", onclick: () => this.act(action)}, "Yes (Enter)"),
+        " ", h("button", {id: "confirm-cancel", onclick: () => this.cancel()}, "No (Esc)")));
+    this.oddsBox.hidden = false;
   }
 
   async propose(action) {
