@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from kassen import __version__
 from kassen.cli.main import app
 from kassen.cli.tui import run_tui
+from tests.cli.test_saves import keyboard
 
 runner = CliRunner()
 
@@ -44,13 +45,7 @@ def test_scenarios_show_errors_name_the_games() -> None:
 def test_kassen_run_loads_a_game_saved_by_kassen_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 7: `kassen run` could not load a `kassen play` save."""
     monkeypatch.chdir(tmp_path)
-    todo = ["1", "1", "1"]
-
-    def keys(prompt: str) -> str:
-        if not todo:
-            raise EOFError
-        return todo.pop(0)
-
+    keys = keyboard("1", "1", "1")
     import io
 
     from rich.console import Console
@@ -150,13 +145,7 @@ def test_the_terminal_menu_shows_the_odds_of_each_attack(tmp_path: Path, monkeyp
     monkeypatch.chdir(tmp_path)
     pos = tmp_path / "pos.toml"
     pos.write_text(POSITION)
-    todo = ["play order-two-center", "order L3", "end-move"]
-
-    def keys(prompt: str) -> str:
-        if not todo:
-            raise EOFError
-        return todo.pop(0)
-
+    keys = keyboard("play order-two-center", "order L3", "end-move")
     con = Console(file=io.StringIO(), width=200)
     run_tui("cc-samurai", str(pos), "human,random", 1, None, console=con, input_fn=keys)
     out = " ".join(con.file.getvalue().split())  # type: ignore[attr-defined]
