@@ -62,7 +62,7 @@ def test_run_reports_the_illegal_action_by_number(tmp_path):
     moves = tmp_path / "moves.txt"
     moves.write_text("play order-two-center\nmove L3 Z9\n")
     result = runner.invoke(app, ["run", str(pos), "--actions", str(moves)])
-    assert result.exit_code == 2
+    assert result.exit_code == 1  # a runtime error (issue 18, item 9); 2 is for usage errors
     assert "action 2 ('move L3 Z9')" in result.output
 
 
@@ -70,7 +70,7 @@ def test_run_names_the_file_and_field_of_a_bad_position(tmp_path):
     pos = tmp_path / "bad.toml"
     pos.write_text(POSITION.replace('at = "L3"', 'at = "E3"'))
     result = runner.invoke(app, ["run", str(pos)])
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     assert "bad.toml" in result.output and "red.pieces[0].at" in result.output and "is not a hex" in result.output
 
 

@@ -193,3 +193,14 @@ def test_dragon_card_summaries_name_their_targets(tmp_path: Path, monkeypatch: p
     run_tui("cc-samurai", str(pos), "human,random", 1, None, console=con, input_fn=keys)
     out = " ".join(con.file.getvalue().split())  # type: ignore[attr-defined]
     assert "Desperate Charge" in out and "1 of your units reduced to a single block: +1 close combat die." in out
+
+
+def test_rules_json_and_exit_codes(tmp_path: Path) -> None:
+    """Item 9: `rules --json`; exit code 1 for runtime errors, 2 for usage errors."""
+    for game, key in (("cc-samurai", "units"), ("clans", "battlefields"), ("honourable-victory", "quality")):
+        r = runner.invoke(app, ["rules", game, "--json"])
+        assert r.exit_code == 0 and key in json.loads(r.output), game
+    assert "dragon_cards" in json.loads(runner.invoke(app, ["rules", "cc-samurai", "--cards", "--json"]).output)
+    assert runner.invoke(app, ["run", str(tmp_path / "missing.json")]).exit_code == 1
+    assert runner.invoke(app, ["run", str(tmp_path / "missing.json"), "--nonsense"]).exit_code == 2
+    assert runner.invoke(app, ["odds", "--attacker", "XX", "--defender", "ASp"]).exit_code == 2

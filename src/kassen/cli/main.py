@@ -48,10 +48,14 @@ def console() -> Console:
     return Console(highlight=False, width=wide)
 
 
-def fail(message: str) -> NoReturn:
+#: exit codes: a command used wrongly (options, names), and a command that failed at its work
+USAGE, RUNTIME = 2, 1
+
+
+def fail(message: str, code: int = USAGE) -> NoReturn:
     # never hard-wrapped (a path or an action must stay whole) and never read as markup
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
-    raise typer.Exit(2)
+    raise typer.Exit(code)
 
 
 def _game(game_id: str) -> Any:
@@ -138,7 +142,7 @@ def run(
         try:
             data = json.loads(position.read_text())
         except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-            fail(f"{position}: cannot read JSON state: {exc}")
+            fail(f"{position}: cannot read JSON state: {exc}", RUNTIME)
     is_record = isinstance(data, dict) and "actions" in data and "ruleset" in data
     if is_record and game is not None and game != data["ruleset"]:
         fail(f"{position} is a saved game of {data['ruleset']}, not {game}")
@@ -154,23 +158,26 @@ def run(
             if not hasattr(state, "with_forced_dice"):
                 fail(f"{g.name} has no dice to force")
             # C&C faces by letter (c t s f h x); d6 games by number (1-6)
-            forced = parse_faces(dice) if g.id.startswith("cc-samurai") else dice.replace(",", " ").split()
-            state = state.with_forced_dice(forced)
+            try:
+                forced = parse_faces(dice) if g.id.startswith("cc-samurai") else dice.replace(",", " ").split()
+                state = state.with_forced_dice(forced)
+            except KassenError as exc:  # a bad --dice value: the command was used wrongly
+                fail(f"--dice: {exc}")
         lines: list[str] = []
         if actions is not None:
             try:
                 lines = [ln.strip() for ln in actions.read_text().splitlines()]
             except OSError as exc:
-                fail(f"{actions}: {exc.strerror}")
+                fail(f"{actions}: {exc.strerror}", RUNTIME)
         events: list[Any] = list(state.events)
         for i, a in enumerate(ln for ln in lines if ln and not ln.startswith("#")):
             try:
                 state = state.apply(a)
             except KassenError as exc:
-                fail(f"action {i + 1} ({a!r}): {exc}")
+                fail(f"action {i + 1} ({a!r}): {exc}", RUNTIME)
             events.extend(state.events)
-    except KassenError as exc:
-        fail(str(exc))
+    except KassenError as exc:  # the position or saved game itself is wrong
+        fail(str(exc), RUNTIME)
     unused = list(getattr(state, "forced", None) or [])
     if dice and unused:
         fail(f"--dice: {len(unused)} of the forced dice were never rolled ({len(unused)} too many for these "
@@ -327,9 +334,14 @@ def odds(
 def rules(
     game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
     cards: Annotated[bool, typer.Option("--cards", help="List the 60 Command and 40 Dragon cards instead.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the tables as JSON (the data the engine "
+                                                         "loads).")] = False,
 ) -> None:
     """Print a game's unit and terrain tables, or its cards."""
     edition = _cc_edition(game)
+    if as_json:
+        sys.stdout.write(json.dumps(_rules_json(game, edition, cards), indent=1) + "\n")
+        return
     if game == "clans":
         _clans_rules(cards_only=cards)
         return
@@ -395,6 +407,40 @@ def rules(
             + (" (close combat from below; from another hill: no hill limit)" if ter.hill else ""),
         )
     c.print(tt)
+
+
+def _plain(obj: Any) -> Any:
+    """Tables (pydantic models, dicts, lists) as plain JSON values."""
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump(mode="json", by_alias=True)
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    return obj
+
+
+def _rules_json(game: str, edition: str | None, cards: bool) -> dict[str, Any]:
+    """``kassen rules GAME --json``: the tables the engine loads, as data."""
+    if game == "clans":
+        from kassen.rulesets.clans.data import load_table
+
+        t = load_table()
+        return {"game": game, "cards": _plain(t.cards), **({} if cards else {"battlefields": _plain(t.battlefields)})}
+    if game == "honourable-victory":
+        if cards:
+            fail("An Honourable Victory! has no cards: `kassen rules honourable-victory --json` prints its tables")
+        from kassen.rulesets.honourable_victory.data import load_tables as hv_tables
+
+        return {"game": game, **_plain(hv_tables())}
+    if edition is None:
+        fail(f"no rules tables for {game!r} (known: {', '.join(GAMES)})")
+    from kassen.rulesets.cc_samurai.data import load_tables
+
+    tc = load_tables(edition)
+    if cards:
+        return {"game": game, "command_cards": _plain(tc.command), "dragon_cards": _plain(tc.dragon)}
+    return {"game": game, "units": _plain(tc.units), "terrain": _plain(tc.terrain)}
 
 
 def _clans_rules(cards_only: bool = False) -> None:
