@@ -209,6 +209,9 @@ def test_undo_goes_back_to_the_last_decision_never_past_dice(app_client: Any) ->
     n = live.version
     r = client.post(f"/api/games/{gid}/undo", headers=red.headers)
     assert r.status_code == 409 and "die roll" in r.json()["error"]["message"]
+    # said in plain words (issue 18, item 14), in the view too, where the page shows it by the button
+    assert "dice were rolled after your last decision" in r.json()["error"]["message"]
+    assert red.view()["undo"]["text"] == r.json()["error"]["message"]
     assert live.version == n and len(stored_actions(svc, gid)) == n
 
 

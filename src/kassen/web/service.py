@@ -495,21 +495,23 @@ class GameService:
         """
         kinds = live.stored.seat_kinds
         if any(k == HUMAN for i, k in enumerate(kinds) if i != seat):
-            return None, "undo is only possible against the AI"
+            return None, "Undo is only possible against the AI: between people every decision stands"
         n = live.version
         h = live.history
         back: int | None = None
         for k in range(n - 1, -1, -1):
             if any(rolled_dice(e) for e in h[k + 1].events):
-                return None, "cannot undo past a die roll"
+                return None, ("Undo cannot take back a die roll: dice were rolled after your last decision, and "
+                             "dice are never rolled again")
             if h[k].to_move() == seat:
                 back = k
                 break
         if back is None:
-            return None, "nothing to undo yet"
+            return None, "nothing to undo yet: you have not decided anything"
         for k in range(back, n):
             if any(e.visible_to is not None and seat in e.visible_to for e in h[k + 1].events):
-                return None, "cannot undo past a card you were shown"
+                return None, ("Undo cannot take back a card you have seen: a card was drawn or shown to you "
+                             "after your last decision")
         return back, "take back " + " / ".join(self.step_text(live, k, seat) for k in range(back, n))
 
     def _undo_json(self, live: LiveGame, seat: int) -> dict[str, Any]:

@@ -330,6 +330,10 @@ class GameScreen {
     }
     status.push(h("button", {id: "undo", disabled: !v.undo.possible, title: v.undo.text,
       onclick: () => this.undo()}, "Undo (u)"));
+    // why undo is refused, in words (not only in the button's tooltip)
+    if (!v.undo.possible && v.undo.text && !v.watching && !v.result && /^Undo cannot/.test(v.undo.text)) {
+      status.push(h("span", {class: "muted", id: "undo-why"}, v.undo.text));
+    }
     // while replaying, the log stops at the replayed step
     const shownLog = replayingNow ? this.log.filter((e) => e.at <= this.replayStep) : this.log;
     const lastRoll = [...shownLog].reverse().find((e) => Array.isArray(e.data.faces));
