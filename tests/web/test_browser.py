@@ -405,3 +405,23 @@ def test_done_ordering_with_nothing_ordered_asks_first(browser: Any, server: Ser
     page.keyboard.press("Enter")
     page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=10000)
     ctx.close()
+
+
+def test_a_long_card_text_can_be_read_whole(browser: Any, server: Server) -> None:
+    """Issue 18, item 14: card texts in the hand were cut off with no way to read them; a card
+    pointed at (or focused) now shows its whole text, and carries it as its title."""
+    r = httpx.post(server.base + "/api/games", json={"seats": ["human", "human"]}, timeout=10)
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    page.goto(server.base + r.json()["seats"][0]["url"])
+    page.locator("#command-cards .card").first.wait_for(timeout=15000)
+    cards = page.locator("#command-cards .card")
+    longest = max(range(cards.count()), key=lambda i: len(cards.nth(i).inner_text()))
+    card = cards.nth(longest)
+    card.hover()
+    page.wait_for_timeout(100)
+    text_span = card.locator("span:not(.meta)").first
+    assert text_span.evaluate("e => e.scrollHeight <= e.clientHeight + 1")  # nothing hidden
+    assert card.evaluate("e => e.scrollHeight <= e.clientHeight + 1")
+    assert text_span.inner_text() in (card.get_attribute("title") or "")
+    ctx.close()

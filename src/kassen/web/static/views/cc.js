@@ -307,7 +307,8 @@ export function create(ctx) {
       items.push(h("h3", {}, `Your Command cards (${obs.hand.length})`), h("div", {class: "cards", id: "command-cards"}, ...obs.hand.map((c) => {
         const a = `play ${c.slug}`;
         const ok = acts.has(a);
-        return h("div", {class: `card${ok ? " playable" : ""}`, "data-card": c.slug},
+        return h("div", {class: `card${ok ? " playable" : ""}`, "data-card": c.slug, tabindex: 0,
+          title: `${c.name}: ${c.text}`},
           h("b", {}, c.name), h("span", {class: "meta"}, c.kind === "section" ? "section card" : c.kind), h("span", {}, c.text),
           ok ? h("button", {class: "primary", "data-action": a, onclick: () => ctx.act(a)}, "Play") : null);
       })));
