@@ -131,9 +131,15 @@ def test_rules_cards_lists_all_one_hundred_cards_with_dragon_confidence():
 
 def test_run_forces_d6_dice_by_number_for_a_d6_game():
     battle = "src/kassen/rulesets/honourable_victory/data/battles/meeting_engagement.toml"
-    # the dice are taken as numbers; with no action to roll them they are a mistake (issue 18, item 6)
-    unused = runner.invoke(app, ["run", battle, "--game", "honourable-victory", "--dice", "1,6,3", "--json"])
-    assert unused.exit_code == 2 and "3 of the forced dice were never rolled" in unused.output
+    # turn 1's initiative obeys --dice (issue 18): South throws 1+1, North 6+6, lowest wins
+    ok = runner.invoke(app, ["run", battle, "--game", "honourable-victory", "--dice", "1,1,6,6", "--json"])
+    assert ok.exit_code == 0, ok.output
+    out = json.loads(ok.output)
+    init = [e for e in out["events"] if e["kind"] == "initiative"]
+    assert init[0]["data"]["faces"] == [[1, 1], [6, 6]] and out["state"]["init"] == 0
+    # the dice are taken as numbers; dice nothing rolls are a mistake (issue 18, item 6)
+    unused = runner.invoke(app, ["run", battle, "--game", "honourable-victory", "--dice", "1,1,6,6,3", "--json"])
+    assert unused.exit_code == 2 and "1 of the forced dice were never rolled" in unused.output
     bad = runner.invoke(app, ["run", battle, "--game", "honourable-victory", "--dice", "1,7"])
     assert bad.exit_code != 0 and "forced dice must be 1..6" in bad.output
 

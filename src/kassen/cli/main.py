@@ -152,9 +152,14 @@ def run(
             state = replay(g, GameRecord.from_json(data))
         elif data is not None:
             state = g.state_from_json(data)
+        elif dice and getattr(g, "dice_at_setup", False):  # the set-up throws dice: force them from there
+            faces = dice.replace(",", " ").split()
+            if not all(f.isdigit() and 1 <= int(f) <= 6 for f in faces):
+                fail(f"--dice: forced dice must be 1..6, got {faces}")
+            state = g.new_state(str(position), seed, forced_dice=[int(f) for f in faces])
         else:
             state = g.new_state(str(position), seed)
-        if dice:
+        if dice and not (data is None and getattr(g, "dice_at_setup", False)):
             if not hasattr(state, "with_forced_dice"):
                 fail(f"{g.name} has no dice to force")
             # C&C faces by letter (c t s f h x); d6 games by number (1-6)

@@ -53,13 +53,19 @@ class HonourableVictoryGame(Game):
         names = [clans[c].name if c in clans else c for c in (b.south.clan, b.north.clan)]
         return {"name": b.battle.name, "sides": [f"{names[0]} (South)", f"{names[1]} (North)"], "note": b.battle.note}
 
-    def new_state(self, scenario: str | None = None, seed: int = 0, **options: Any) -> HVState:
+    #: setting up throws dice (turn 1's initiative): ``new_state`` takes ``forced_dice`` for them
+    dice_at_setup = True
+
+    def new_state(self, scenario: str | None = None, seed: int = 0, *, forced_dice: list[int] | None = None,
+                  **options: Any) -> HVState:
+        """The battle ``scenario`` set up with ``seed``; ``forced_dice`` (1..6) are thrown first,
+        from turn 1's initiative on, then the state's own generator."""
         battle, where = load_battle(scenario or DEFAULT_BATTLE)
         clans = {**load_clans(), **{c.id: c for c in battle.clan}}
-        return self.setup(battle, clans, seed, where, **options)
+        return self.setup(battle, clans, seed, where, forced_dice=forced_dice, **options)
 
     def setup(self, battle: Battle, clans: dict[str, Clan], seed: int, where: str = "battle",
-              **options: Any) -> HVState:
+              forced_dice: list[int] | None = None, **options: Any) -> HVState:
         """Setting Up: the table, the armies in their set-up zones, then the first turn."""
         try:
             opts = Options.model_validate({**battle.options.model_dump(), **options})
@@ -102,6 +108,8 @@ class HonourableVictoryGame(Game):
         s.battle_id, s.battle_name = battle.battle.id, battle.battle.name
         for seat in (0, 1):
             self._deploy(s, battle, clans, seat, opts, zone, where)
+        if forced_dice:
+            s.forced = s.with_forced_dice(forced_dice).forced  # checked 1..6 there
         s.begin()
         s.events, s._ev = tuple(s._ev), []
         return s
