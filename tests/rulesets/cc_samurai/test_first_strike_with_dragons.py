@@ -102,3 +102,4 @@ def test_ambush_cannot_be_combined_with_first_strike_after_ambush() -> None:
     assert rolls(evs) == [4, 3]  # Ambush: Blue strikes first with 1 extra die; then Red
     assert "first-strike" in hand_slugs(s, BLUE)  # never asked, never played
     assert s.ti["dragon_played"][BLUE]
+

@@ -2175,6 +2175,15 @@ class CCState(State):
         return {"id": did, "slug": slug, "name": d.name, "cost": d.cost, "window": d.window, "target": d.target,
                 "effect": d.effect, "confidence": d.confidence}
 
+    def _orders_given_text(self) -> str:
+        """"2 of 3 given": the orders given and what the played card allows (when it has a number)."""
+        spec = self.ti.get("spec") or {}
+        cap: int | None = len(spec["slots"]) if spec.get("mode") == "slots" else spec.get("count")
+        if cap is not None and "max" in spec:
+            cap = min(cap, spec["max"])
+        given = len(self.ti["orders"])
+        return f"{given} of {cap} given" if cap is not None and 0 < cap < 99 else f"{given} given"
+
     def pending_json(self) -> JSON | None:
         if not self.stack or self._result is not None:
             return None
@@ -2218,7 +2227,7 @@ class CCState(State):
             }.get(task["step"], "end of turn")
         return {
             "play": f"{side}: play a Command card",
-            "order": f"{side}: order units and Leaders ({len(self.ti['orders'])} given)",
+            "order": f"{side}: order units and Leaders ({self._orders_given_text()})",
             "move": f"{side}: move ordered units and Leaders",
             "battle": f"{side}: battle with ordered units",
             "retreat": f"{side}: choose the retreat hex for the unit at {task.get('at')} ({task.get('left')} to go)",
