@@ -86,3 +86,12 @@ def rolled_dice(e: Event) -> bool:
     (True, False)
     """
     return e.kind in DICE_EVENTS or "faces" in e.data or bool(e.data.get("random"))
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``n`` and the word, singular or plural, for narration.
+
+    >>> plural(1, "flag"), plural(2, "flag"), plural(0, "hit"), plural(3, "Victory Banner")
+    ('1 flag', '2 flags', '0 hits', '3 Victory Banners')
+    """
+    return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -29,7 +29,7 @@ def test_firing_worked_example_five_bows_at_a_defensive_formation_throw_7d6():
     s = act(s, "fire S1 N1", dice=[1, 2, 4, 4, 5, 5, 6])  # nothing else can fire: done is automatic
     assert s.u("N1").hits == 0  # two hits -> one stand lost in the Remove Losses Phase
     assert s.u("N1").stands == 3
-    assert any("7D6 [1, 2, 4, 4, 5, 5, 6]: 2 hit(s)" in t for t in texts(s))
+    assert any("7D6 [1, 2, 4, 4, 5, 5, 6]: 2 hits" in t for t in texts(s))
 
 
 @pytest.mark.parametrize(

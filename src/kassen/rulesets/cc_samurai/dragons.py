@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kassen.engine.dice import Face
+from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
 
 if TYPE_CHECKING:
@@ -324,7 +325,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
             s.units[dh] = tu._replace(blocks=tu.blocks + back)
             _effect(s, seat, "shot-proof-restore", uid=tu.uid, blocks=back)
             s.say("shot_proof", f"Shot Proof Armor cancels the first Hold and Shoot fire too: the {s.unit_label(tu)} "
-                  f"gets back {back} block(s)", hex=s.name(dh))
+                  f"gets back {plural(back, 'block')}", hex=s.name(dh))
     elif slug == "revenge":
         assert cx is not None
         cx["revenge"] = True
@@ -347,7 +348,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         spec = s.ti["spec"]
         sections = sorted({sl["section"] for sl in spec["slots"]})
         s.ti["spec"] = {**spec, "slots": [*spec["slots"], *({"section": sec} for sec in sections)]}
-        s.say("brave_messenger", f"One more order in the {', '.join(sections)} section(s)")
+        s.say("brave_messenger", f"One more order in the {', '.join(sections)} section{'s' if len(sections) != 1 else ''}")
     elif slug == "insult":
         assert cx is not None
         _insult(s, cx)
@@ -436,7 +437,7 @@ def _tactical_decision(s: CCState, option: str) -> None:
         s.say("tactical_decision", "One extra order, to a unit or Leader anywhere")
     else:
         s.ti["spec"] = {**spec, "slots": [{"section": option} for _ in spec["slots"]]}
-        s.say("tactical_decision", f"The card's {len(spec['slots'])} order(s) go to the {option} section")
+        s.say("tactical_decision", f"The card's {plural(len(spec['slots']), 'order')} go to the {option} section")
 
 
 def _insult(s: CCState, task: JSON) -> None:

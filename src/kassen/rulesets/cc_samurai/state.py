@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from kassen.engine.dice import Face, roll_die
 from kassen.engine.errors import FormatError, IllegalActionError
-from kassen.engine.events import Event
+from kassen.engine.events import Event, plural
 from kassen.engine.hexgrid import Hex, HexBoard
 from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
@@ -383,7 +383,7 @@ class CCState(State):
                 self.banners[holder] -= obj["banners"]
                 self.objectives[holder] -= obj["banners"]
                 self.say("objective_lost", f"{self.side_name(holder)} no longer holds {label} and loses "
-                         f"{obj['banners']} Victory Banner(s) ({self.banners[holder]}/{self.victory})",
+                         f"{plural(obj['banners'], 'Victory Banner')} ({self.banners[holder]}/{self.victory})",
                          side=holder, objective=i)
                 holder = None
             if holder is None and len(present) == 1:
@@ -1547,7 +1547,7 @@ class CCState(State):
         if remaining <= 0:
             return
         if self.ter(dh).castle:
-            self.say("castle", f"{self.unit_label(u)} holds the castle and takes a hit for each of {remaining} flag(s)")
+            self.say("castle", f"{self.unit_label(u)} holds the castle and takes a hit for each of {plural(remaining, 'flag')}")
             self.hit_unit(dh, remaining, 1 - u.side, "flags it could not ignore in a castle")
             return
         hexes = remaining * self.ut(u).hexes_per_flag
@@ -1900,7 +1900,7 @@ class CCState(State):
     def _push_loh(self, side: int, short: int, origin: Hex, uid: str | None, lid: str | None, symbol: str | None = None) -> None:
         n = self.loh_dice(short)
         faces = self.roll(n)
-        self.say("lack_of_honor", f"Lack of Honor: {self.side_name(side)} is {short} token(s) short and "
+        self.say("lack_of_honor", f"Lack of Honor: {self.side_name(side)} is {plural(short, 'token')} short and "
                  f"{self.loh_roller_text(side, n)}: {', '.join(f.label for f in faces)}",
                  side=side, faces=[f.value for f in faces])
         self.stack.append({"t": "loh", "seat": side, "faces": [f.value for f in faces], "origin": self.name(origin),
@@ -2212,7 +2212,7 @@ class CCState(State):
                              f"({', '.join(task.get('faces', []))})?",
                 "hollow": f"{side}: your unit was driven from {task['tgt']}: play a Dragon card to deny the ground?",
                 "inspire": f"{side}: spend 1 Honor & Fortune to have a Leader inspire the unit at {task['att']} (+1 die)?",
-                "flags": f"{side}: {task.get('flags')} flag(s) against {task['tgt']}; how many to ignore (up to {task.get('max_ignore')})?",
+                "flags": f"{side}: {plural(task.get('flags', 0), 'flag')} against {task['tgt']}; how many to ignore (up to {task.get('max_ignore')})?",
                 "gain": f"{side}: gain ground into {task['tgt']}?",
                 "bonus": f"{side}: make a bonus close combat from {task['tgt']}?",
                 "back": f"{side}: battle back from {task['tgt']} against {task['att']}?",

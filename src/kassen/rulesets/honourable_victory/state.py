@@ -14,7 +14,7 @@ from math import ceil
 from typing import TYPE_CHECKING, Any
 
 from kassen.engine.errors import FormatError, IllegalActionError
-from kassen.engine.events import Event
+from kassen.engine.events import Event, plural
 from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
 from kassen.rulesets.honourable_victory.data import Tables
@@ -394,7 +394,7 @@ class HVState(State):
         hits = sum(1 for d in dice if d <= need)
         target.hits += hits
         firer.fired = True
-        self._say("fire", f"{firer.uid} {why} {target.uid} with {n}D6 {dice}: {hits} hit(s)",
+        self._say("fire", f"{firer.uid} {why} {target.uid} with {n}D6 {dice}: {plural(hits, 'hit')}",
                   firer=firer.uid, target=target.uid, faces=dice, hits=hits, need=need)
         return hits
 
@@ -507,8 +507,8 @@ class HVState(State):
                 nd = self.attack_dice(ua, ut, n)
                 dice = self._roll(nd)
                 self.att = {"a": a, "t": t, "stands": n, "cv": cv, "dice": dice, "stage": "reroll"}
-                self._say("attack", f"{a} attacks {t} with {n} stand(s): {nd}D6 {dice}, "
-                          f"CV {cv}: {sum(1 for d in dice if d <= cv)} hit(s)",
+                self._say("attack", f"{a} attacks {t} with {plural(n, 'stand')}: {nd}D6 {dice}, "
+                          f"CV {cv}: {plural(sum(1 for d in dice if d <= cv), 'hit')}",
                           attacker=a, target=t, faces=dice, cv=cv, stands=n)
             st = self.att
             ua, ut = self.u(st["a"]), self.u(st["t"])
@@ -535,7 +535,7 @@ class HVState(State):
         elif q == "veteran" and hits > 0:
             hits += 1
         t.hits += hits
-        self._say("attack-hits", f"{a.uid} scores {hits} hit(s) on {t.uid}", attacker=a.uid, target=t.uid,
+        self._say("attack-hits", f"{a.uid} scores {plural(hits, 'hit')} on {t.uid}", attacker=a.uid, target=t.uid,
                   hits=hits, faces=st["dice"])
         self.att = None
 
@@ -592,8 +592,8 @@ class HVState(State):
             u.stands -= lost
             left = u.hits - 2 * lost
             u.hits = 0
-            self._say("losses", f"{u.uid} removes {lost} stand(s) ({before} -> {u.stands})"
-                      + (f"; {left} leftover hit marker{'s' if left != 1 else ''} removed" if left else ""),
+            self._say("losses", f"{u.uid} removes {plural(lost, 'stand')} ({before} -> {u.stands})"
+                      + (f"; {plural(left, 'leftover hit marker')} removed" if left else ""),
                       unit=u.uid, lost=lost, stands=u.stands, side=u.side)
             if u.stands == 0:
                 self._rout(u, "is destroyed")
@@ -821,7 +821,7 @@ class HVState(State):
             hits = sum(1 for e in foes if self.u(e).form == "attack")
             u.hits += hits
             self.contacts = [c for c in self.contacts if c[0] != u.uid and c[2] != u.uid]
-            self._say("disengage", f"{u.uid} disengages from {', '.join(foes)}: {hits} hit marker{'s' if hits != 1 else ''}",
+            self._say("disengage", f"{u.uid} disengages from {', '.join(foes)}: {plural(hits, 'hit marker')}",
                       unit=u.uid, hits=hits)
             self._window("disengaged", u.uid)
         elif verb == "engage":
@@ -919,7 +919,7 @@ class HVState(State):
         r.facing = need
         r.hits += 1 + (1 if turned else 0)
         self.contacts.append((r.uid, "front", e.uid, "front"))
-        self._say("engage", f"{r.uid} {why} {e.uid} front to front: {1 + int(turned)} hit marker{'s' if turned else ''}"
+        self._say("engage", f"{r.uid} {why} {e.uid} front to front: {plural(1 + int(turned), 'hit marker')}"
                   + (" (it turned)" if turned else ""), unit=r.uid, target=e.uid, facet="front")
 
     # ------------------------------------------------------------ reactions
