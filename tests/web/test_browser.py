@@ -425,3 +425,44 @@ def test_a_long_card_text_can_be_read_whole(browser: Any, server: Server) -> Non
     assert card.evaluate("e => e.scrollHeight <= e.clientHeight + 1")
     assert text_span.inner_text() in (card.get_attribute("title") or "")
     ctx.close()
+
+
+def test_an_honourable_victory_turn_is_played_by_clicking_units(browser: Any, server: Server) -> None:
+    """Issue 18, item 13: the actions were a column of 40+ buttons. A unit with something to do
+    glows on the zone grid; clicking it shows its actions by it; the panel keeps the rest."""
+    r = httpx.post(server.base + "/api/games", json={"ruleset": "honourable-victory", "scenario": "meeting-engagement",
+                                                     "seats": ["human", "human"]}, timeout=10)
+    seats = r.json()["seats"]
+    gid = r.json()["game_id"]
+    first = next(s for s in seats if httpx.get(f"{server.base}/api/games/{gid}",
+                                               headers={"Authorization": f"Bearer {s['token']}"},
+                                               timeout=10).json()["your_turn"])
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + first["url"])
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=15000)
+    played = 0
+    for _ in range(3):
+        version = page.evaluate("document.body.dataset.version")
+        unit = page.locator("#zones .hv-unit.actionable").first
+        unit.wait_for(timeout=10000)
+        uid = unit.get_attribute("data-unit")
+        # the panel offers no unit's action: they are by the units
+        assert page.locator(f'#actions > button[data-action^="{uid} "]').count() == 0
+        unit.click()
+        buttons = page.locator(f"#acts-{uid} button")
+        buttons.first.wait_for(timeout=5000)
+        assert buttons.count() >= 1
+        buttons.first.click()
+        page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=10000)
+        played += 1
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
+                               timeout=15000)
+        if page.locator("#zones .hv-unit.actionable").count() == 0:
+            break
+    assert played >= 1 and not errors, errors
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "honourable-victory-click.png"), full_page=True)
+    ctx.close()

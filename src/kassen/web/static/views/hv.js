@@ -22,9 +22,19 @@ const STYLE = `
 .hv-unit .marker-red { color: #b3342b; }
 .hv-unit .marker-yellow { color: #c79a00; }
 .hv-tally td, .hv-tally th { padding: .15em .6em; text-align: left; }
+.hv-unit.actionable { cursor: pointer; box-shadow: 0 0 0 2px #f1c27d; }
+.hv-unit.selected { box-shadow: 0 0 0 3px #d08a1e; }
+.hv-acts { display: flex; flex-wrap: wrap; gap: .25em; margin: .25em 0; }
+.hv-acts button { font-size: .95em; min-height: 2.2em; }
 `;
 
-function unitBlock(u, obs) {
+/** The unit an action is about ("S3 engage N2 front" -> "S3"), if its first word names one. */
+function unitOf(action, ids) {
+  const w = action.split(" ")[0];
+  return ids.has(w) ? w : null;
+}
+
+function unitBlock(u, obs, mine, selected, choose, act) {
   const colour = SIDE_COLOUR[u.side] || "#444";
   const bits = [
     h("strong", {}, `${u.id} `), `${u.name} `,
@@ -41,17 +51,40 @@ function unitBlock(u, obs) {
     const e = u.engaged.map((x) => (typeof x === "string" ? x : `${x.facet || ""}:${x.enemy || x.unit || ""}`)).join(", ");
     bits.push(h("br"), h("span", {}, `⚔ ${e}`));
   }
-  return h("div", {class: "hv-unit", style: `border-color:${colour}`, "data-unit": u.id,
-    title: `${obs.seats[u.side]}: ${u.name}`}, ...bits);
+  // click a unit that has something to do: its actions appear by it
+  if (selected && mine.length) {
+    bits.push(h("div", {class: "hv-acts", id: `acts-${u.id}`}, ...mine.map((a) =>
+      h("button", {"data-action": a, onclick: (e) => { e.stopPropagation(); act(a); }},
+        a.slice(u.id.length + 1) || a))));
+  }
+  return h("div", {class: `hv-unit${mine.length ? " actionable" : ""}${selected ? " selected" : ""}`,
+    style: `border-color:${colour}`, "data-unit": u.id, title: `${obs.seats[u.side]}: ${u.name}`,
+    onclick: mine.length ? () => choose(u.id) : null}, ...bits);
 }
 
 export function create(ctx) {
   if (!document.getElementById("hv-style")) document.head.append(h("style", {id: "hv-style"}, STYLE));
   const box = h("div", {class: "panel", id: "hv-table"});
   ctx.main.append(box);
-  return {
+  let selected = null;
+  let shownVersion = null;
+  let last = null;
+  let ids = new Set();
+  const view = {
     render(data) {
+      last = data;
       const obs = data.obs || {};
+      ids = new Set(((obs.board || {}).units || []).map((u) => u.id));
+      const acts = data.actions || [];
+      const byUnit = new Map();
+      for (const a of acts) {
+        const id = unitOf(a, ids);
+        if (id) { if (!byUnit.has(id)) byUnit.set(id, []); byUnit.get(id).push(a); }
+      }
+      const version = data.view ? data.view.version : null;
+      if (version !== shownVersion) { selected = null; shownVersion = version; }  // a new decision
+      if (selected && !byUnit.has(selected)) selected = null;
+      const choose = (id) => { selected = selected === id ? null : id; view.render(last); };
       const zones = obs.zones || [];
       const width = obs.width || 5;
       const units = ((obs.board || {}).units || []).filter((u) => u.status === "table" || u.status === "reserve");
@@ -73,7 +106,7 @@ export function create(ctx) {
         return h("div", {class: `hv-zone${reserve ? " reserve" : ""}`, "data-zone": name},
           h("div", {class: "zname"}, h("span", {}, name + (reserve ? " reserve" : "")), h("span", {}, dm.join(" "))),
           terr.length ? h("div", {class: "terrain"}, terr.join(", ")) : null,
-          ...here.map((u) => unitBlock(u, obs)));
+          ...here.map((u) => unitBlock(u, obs, byUnit.get(u.id) || [], selected === u.id, choose, ctx.act)));
       };
       const reserveRow = (names, row) => letters.map((l) => {
         const z = `${l}${row}`;
@@ -104,8 +137,13 @@ export function create(ctx) {
         h("p", {class: "muted"}, "▮ stand · ↑ facing · h hit markers · ", h("span", {class: "marker-red"}, "●"),
           " fired · ", h("span", {class: "marker-yellow"}, "●"), " reacted · ★ Daimyo · ⚔ engaged"));
     },
-    claims() { return new Set(); },
-    hint() { return "Choose a unit's action from the buttons (S1 move, S3 engage N2 front, …)."; },
-    cancel() {},
+    // a unit's actions are offered by the unit on the table; the panel keeps the others
+    claims(actions) { return new Set(actions.filter((a) => unitOf(a, ids))); },
+    hint(actions) {
+      return actions.some((a) => unitOf(a, ids)) ? "Click a glowing unit on the table: its actions appear by it."
+        : "Choose from the buttons.";
+    },
+    cancel() { selected = null; },
   };
+  return view;
 }
