@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 import warnings
 from pathlib import Path
 from typing import Any
@@ -110,6 +111,15 @@ def test_one_client_may_create_only_so_many_games_an_hour(tmp_path: Path) -> Non
         r = client.post("/api/games", json={"seats": ["human", "human"]})
         assert r.status_code == 429 and int(r.headers["retry-after"]) > 0
         assert "created 3 games in the last hour" in r.json()["error"]["message"]
+
+
+def test_addresses_quiet_for_an_hour_are_forgotten(tmp_path: Path) -> None:
+    _, svc = app_with(tmp_path, Limits(games_per_client_per_hour=3))
+    old = time.monotonic() - 3601
+    for i in range(50):  # fifty addresses that each created a game more than an hour ago
+        svc.created_by[f"10.0.0.{i}"] = deque([old])
+    svc._count_creation("10.0.1.1")
+    assert list(svc.created_by) == ["10.0.1.1"]  # the table does not grow with every address ever seen
 
 
 def test_start_up_loads_nothing_and_a_game_loads_when_asked_for(tmp_path: Path) -> None:

@@ -1,15 +1,14 @@
 """What the page knows per game family, beyond the protocol: which view draws it, the
-scenario notes for the lobby, the unit and terrain reference for hover cards, and the
-exact odds of an attack. Every number comes from the ruleset's own tables and
+scenario notes for the lobby and the unit and terrain reference for hover cards (the exact
+odds of an attack come from ``State.action_odds``). Every number comes from the ruleset's own tables and
 functions; games not listed here get the generic view and no odds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from kassen.engine.protocol import Game, State
+from kassen.engine.protocol import Game
 
 #: game id -> JS view module under static/views/ (others: "generic")
 VIEWS: dict[str, str] = {"cc-samurai": "cc", "cc-samurai-zvezda": "cc", "clans": "clans", "honourable-victory": "hv"}
@@ -65,7 +64,3 @@ def reference(game: Game) -> dict[str, Any]:
                for slug, t in tables.terrain.items()}
     return {"units": units, "terrain": terrain}
 
-
-def odds_for(game_id: str) -> Callable[[State, str], dict[str, Any] | None]:
-    """The exact odds of an attack action: every game answers through ``State.action_odds``."""
-    return lambda state, action: state.action_odds(action)

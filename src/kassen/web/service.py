@@ -236,6 +236,8 @@ class GameService:
         """A client may create ``games_per_client_per_hour`` games an hour (429 beyond)."""
         now = time.monotonic()
         with self.games_lock:
+            for other in [c for c, ts in self.created_by.items() if not ts or now - ts[-1] > 3600]:
+                del self.created_by[other]  # addresses quiet for an hour are forgotten
             times = self.created_by.setdefault(client, deque())
             while times and now - times[0] > 3600:
                 times.popleft()
@@ -449,8 +451,7 @@ class GameService:
                 raise WebError(409, "it is not your decision now")
             if action not in state.legal_actions():
                 raise WebError(422, f"{action!r} is not one of your legal actions now")
-            fn = extras.odds_for(live.game.id)
-            result = fn(state, action) if fn is not None else None
+            result = state.action_odds(action)
         if result is None:
             raise WebError(404, f"no odds for {action!r} in {live.game.id}")
         return result
