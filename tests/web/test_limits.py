@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import deque
 import warnings
+from collections import deque
 from pathlib import Path
 from typing import Any
 
