@@ -171,6 +171,48 @@ class TerrainSpec(BaseModel):
     escarpments: list[tuple[str, str]] = Field(default_factory=list)
 
 
+class UnitPosition(BaseModel):
+    """One unit's place and markers in a position; what it leaves out stays as deployed."""
+
+    model_config = ConfigDict(extra="forbid")
+    zone: str | None = None
+    facing: Literal["N", "E", "S", "W"] | None = None
+    formation: Literal["attack", "defensive", "open"] | None = None
+    stands: int | None = Field(default=None, ge=1)
+    hits: int | None = Field(default=None, ge=0)
+    #: the red marker (fired this turn) and the yellow one (reacted this movement phase)
+    fired: bool | None = None
+    reacted: bool | None = None
+    #: a mounted unit fighting on foot
+    dismounted: bool | None = None
+    status: Literal["table", "reserve", "routed"] | None = None
+
+
+class Contact(BaseModel):
+    """An engagement: ``unit``'s front against ``target``'s ``facet``."""
+
+    model_config = ConfigDict(extra="forbid")
+    unit: str
+    target: str
+    facet: Literal["front", "right", "rear", "left"] = "front"
+
+
+class Position(BaseModel):
+    """A battle file's ``[position]``: any moment between two phases, set up in one file."""
+
+    model_config = ConfigDict(extra="forbid")
+    turn: int = Field(default=1, ge=1)
+    #: where play starts: the turn's initiative throw, or one of its phases
+    phase: Literal["initiative", "firing", "hand-to-hand", "movement"] = "initiative"
+    #: who holds the initiative this turn (needed from the Firing Phase on)
+    initiative: Literal["south", "north"] | None = None
+    #: whose movement phase it is (default: the side with the initiative, which moves first)
+    mover: Literal["south", "north"] | None = None
+    daimyo: dict[Literal["south", "north"], str] = Field(default_factory=dict)
+    units: dict[str, UnitPosition] = Field(default_factory=dict)
+    contacts: list[Contact] = Field(default_factory=list)
+
+
 class Battle(BaseModel):
     model_config = ConfigDict(extra="forbid")
     battle: BattleMeta
@@ -180,6 +222,7 @@ class Battle(BaseModel):
     terrain: TerrainSpec = Field(default_factory=TerrainSpec)
     south: BattleSide
     north: BattleSide
+    position: Position | None = None
 
     def side(self, seat: int) -> BattleSide:
         return self.south if seat == 0 else self.north

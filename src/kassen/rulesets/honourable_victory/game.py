@@ -110,7 +110,12 @@ class HonourableVictoryGame(Game):
             self._deploy(s, battle, clans, seat, opts, zone, where)
         if forced_dice:
             s.forced = s.with_forced_dice(forced_dice).forced  # checked 1..6 there
-        s.begin()
+        if battle.position is not None:
+            from kassen.rulesets.honourable_victory.position import apply_position
+
+            apply_position(s, battle.position, where, zone)
+        else:
+            s.begin()
         s.events, s._ev = tuple(s._ev), []
         return s
 
