@@ -67,6 +67,21 @@ class ClansGame(Game):
 
     def new_state(self, scenario: str | None = None, seed: int = 0, **options: Any) -> ClansState:
         name = scenario or DEFAULT_SCENARIO
+        from kassen.rulesets.clans import position
+
+        if position.is_position(name):  # a position file: its set-up, then its Battlefields and hands
+            setup, clans = position.read_header(name)
+            if setup not in SCENARIOS:
+                raise FormatError(f"{name}: field position.scenario: unknown set-up {setup!r}; known: "
+                                  f"{', '.join(SCENARIOS)}")
+            if clans is not None:
+                options = {**options, "clans": ",".join(clans)}
+            s = self.new_state(setup, seed, **options)
+            s._ev = []
+            position.load_position(s, name)
+            s.events = tuple(s._ev)
+            s._ev = []
+            return s
         if name not in SCENARIOS:
             raise FormatError(f"unknown clans scenario {name!r}; known: {', '.join(SCENARIOS)}")
         unknown = sorted(set(options) - {"card_table", "clans"})
