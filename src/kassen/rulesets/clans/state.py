@@ -842,7 +842,7 @@ class ClansState(State):
             "name": t.name,
             "label": "default value",
             "cards": {slug: {"name": nm, "kind": kind, "copies": cp, "strength": t.cards[slug].strength,
-                             "default": t.cards[slug].default}
+                             "default": t.cards[slug].default, "text": t.cards[slug].text}
                       for slug, (nm, kind, cp) in CARD_TYPES.items()},
             "village": {"from": t.village.from_strength, "to": t.village.to_strength, "default": t.village.default},
             "lord_per_card_after": t.lord.per_card_after,

@@ -196,7 +196,8 @@ class GameScreen {
 
   async act(action) {
     if (this.busy) return;
-    if (/^(attack|fire) /.test(action) && this.pending !== action) { this.propose(action); return; }
+    // an attack shows its exact odds first (games whose view has odds: C&C)
+    if (this.v.view === "cc" && /^(attack|fire) /.test(action) && this.pending !== action) { this.propose(action); return; }
     const ask = this.pending !== action && this.confirmText(action);
     if (ask) { this.askConfirm(action, ask); return; }
     this.busy = true;

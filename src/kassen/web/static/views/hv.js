@@ -28,10 +28,16 @@ const STYLE = `
 .hv-acts button { font-size: .95em; min-height: 2.2em; }
 `;
 
-/** The unit an action is about ("S3 engage N2 front" -> "S3"), if its first word names one. */
+/** The unit an action is about ("S3 engage N2 front", "fire S3 N2", "alloc S3 N2=2" -> "S3"). */
 function unitOf(action, ids) {
-  const w = action.split(" ")[0];
-  return ids.has(w) ? w : null;
+  const w = action.split(" ");
+  if (ids.has(w[0])) return w[0];
+  return (w[0] === "fire" || w[0] === "alloc") && ids.has(w[1]) ? w[1] : null;
+}
+
+/** An action's words without its unit, to show by that unit ("fire S3 N2" -> "fire N2"). */
+function withoutUnit(action, uid) {
+  return action.split(" ").filter((w) => w !== uid).join(" ") || action;
 }
 
 function unitBlock(u, obs, mine, selected, choose, act) {
@@ -55,7 +61,7 @@ function unitBlock(u, obs, mine, selected, choose, act) {
   if (selected && mine.length) {
     bits.push(h("div", {class: "hv-acts", id: `acts-${u.id}`}, ...mine.map((a) =>
       h("button", {"data-action": a, onclick: (e) => { e.stopPropagation(); act(a); }},
-        a.slice(u.id.length + 1) || a))));
+        withoutUnit(a, u.id)))));
   }
   return h("div", {class: `hv-unit${mine.length ? " actionable" : ""}${selected ? " selected" : ""}`,
     style: `border-color:${colour}`, "data-unit": u.id, title: `${obs.seats[u.side]}: ${u.name}`,
