@@ -32,8 +32,10 @@ def test_default_values_are_labelled_in_the_observation():
     s = s.apply(f"deploy samurai {s.tiles[0]}")
     obs = s.observation(0)
     assert obs["card_table"]["label"] == "default value"
-    assert obs["card_table"]["cards"]["brute"] == {"name": "Brute", "kind": "secret", "copies": 1,
-                                                   "strength": 5, "default": True}
+    brute = obs["card_table"]["cards"]["brute"]
+    assert {k: v for k, v in brute.items() if k != "text"} == {"name": "Brute", "kind": "secret", "copies": 1,
+                                                               "strength": 5, "default": True}
+    assert brute["text"] == s.table.cards["brute"].text  # the ability, shown on the card in the page
     card = obs["board"][0]["sides"][s.side_of(0, 0)]["cards"][0]
     assert card["strength"] == 4 and card["default"] is True
 
