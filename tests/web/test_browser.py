@@ -531,3 +531,89 @@ def test_a_clan_game_is_played_by_clicking_cards(browser: Any, server: Server) -
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "clans-click.png"), full_page=True)
     ctx.close()
+
+
+def _phone_page(browser: Any, server: Server, ruleset: str, scenario: str | None) -> tuple[Any, Any, list[str]]:
+    body: dict[str, Any] = {"ruleset": ruleset, "seats": ["human", "greedy"]}
+    if scenario:
+        body["scenario"] = scenario
+    r = httpx.post(server.base + "/api/games", json=body, timeout=10)
+    me = r.json()["seats"][0]
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True, device_scale_factor=2)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + me["url"])
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20000)
+    return ctx, page, errors
+
+
+def _too_small(page: Any, selector: str) -> list[str]:
+    """Visible elements under ``selector`` smaller than a finger (44 by 44 CSS px)."""
+    small = []
+    for el in page.locator(selector).all():
+        box = el.bounding_box()
+        if box is None or not el.is_visible():
+            continue
+        if box["width"] < 44 or box["height"] < 44:
+            small.append(f"{(el.inner_text() or el.get_attribute('data-action') or '?')[:30]!r} "
+                         f"{box['width']:.0f}x{box['height']:.0f}")
+    return small
+
+
+@pytest.mark.parametrize(("ruleset", "scenario", "targets"), [
+    ("cc-samurai", None, "#board polygon.hex"),
+    ("cc-samurai-zvezda", None, "#board polygon.hex"),
+    ("honourable-victory", "village-ambush", "#zones .hv-unit.actionable"),
+    ("clans", "2-players", "#hand .clans-hand-card.playable"),
+])
+def test_on_a_phone_the_decision_is_in_reach_and_every_target_is_a_finger_wide(
+        browser: Any, server: Server, ruleset: str, scenario: str | None, targets: str) -> None:
+    """Issue 18, item 15: on a 390x844 phone the actions panel was 1,500 px below the board and
+    hexes 27 px wide. The decision panel is docked on screen without scrolling; buttons, hexes,
+    units and cards are at least 44 CSS px; nothing scrolls the page sideways."""
+    ctx, page, errors = _phone_page(browser, server, ruleset, scenario)
+    page.wait_for_timeout(300)  # the board's first zoom is applied on the next frame
+    panel = page.locator("#actions-panel").bounding_box()
+    assert panel is not None and panel["y"] >= 0 and panel["y"] + 40 <= 844, panel  # in reach at once
+    assert page.evaluate("window.scrollY") == 0
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 392
+    assert _too_small(page, "#dock button") == []
+    assert page.locator(targets).count() > 0
+    assert _too_small(page, targets) == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"phone-{ruleset}.png"))
+    assert not errors, errors
+    ctx.close()
+
+
+def test_the_board_zooms_with_two_fingers(browser: Any, server: Server) -> None:
+    """Issue 18, item 15: pinch the board (two touch points drawn apart) and it grows; the
+    buttons step the zoom; the whole board comes back with one tap."""
+    ctx, page, errors = _phone_page(browser, server, "cc-samurai", None)
+    page.wait_for_timeout(300)
+    hex_w = page.locator("#board polygon.hex").first.bounding_box()["width"]
+    assert page.locator("#zoom-level").inner_text() == "200%"
+    box = page.locator(".board-wrap").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = ctx.new_cdp_session(page)
+
+    def touch(kind: str, d: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": cx - d, "y": cy, "id": 1}, {"x": cx + d, "y": cy, "id": 2}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 40)
+    for d in (50, 60, 70, 80):
+        touch("touchMove", d)
+    touch("touchEnd", 0)
+    page.wait_for_timeout(100)
+    assert page.locator("#zoom-level").inner_text() == "400%"  # the fingers spread twice as far
+    assert page.locator("#board polygon.hex").first.bounding_box()["width"] > 1.9 * hex_w
+    page.locator("#zoom-fit").tap()
+    assert page.locator("#zoom-level").inner_text() == "100%"
+    page.locator("#zoom-in").tap()
+    assert page.locator("#zoom-level").inner_text() == "125%"
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 392
+    assert not errors, errors
+    ctx.close()

@@ -405,7 +405,7 @@ class GameScreen {
     this.replayBox = h("div", {class: "panel", id: "replay", hidden: true});
     this.root = h("div", {class: "game"},
       h("section", {}, this.statusBox, this.msgBox, this.mainBox),
-      h("aside", {}, this.actionsBox, this.oddsBox, this.sideBox, this.replayBox, this.logBox));
+      h("aside", {}, h("div", {id: "dock"}, this.actionsBox, this.oddsBox), this.sideBox, this.replayBox, this.logBox));
     fill(app, this.root);
     const screen = this;
     this.view = mod.create({

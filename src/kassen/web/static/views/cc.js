@@ -107,9 +107,10 @@ export function create(ctx) {
   let ref = {};
   ctx.reference.then((r) => { ref = r || {}; });
   const svgWrap = h("div", {class: "board-wrap"});
+  const zoomSlot = h("div", {});
   const legend = h("div", {class: "legend", id: "legend"});
   const hand = h("div", {class: "panel", id: "hand"});
-  ctx.main.append(h("div", {class: "panel"}, svgWrap, legend), hand);
+  ctx.main.append(h("div", {class: "panel"}, svgWrap, zoomSlot, legend), hand);
   const standing = h("div", {class: "panel", id: "standing"});
   ctx.side.append(standing);
   let menu = null;
@@ -118,12 +119,54 @@ export function create(ctx) {
   svg.addEventListener("click", () => { closeMenu(); if (selected) { selected = null; draw(); } });
   svgWrap.append(svg);
 
+  // Zoom: buttons, and two fingers on the board (pinch). A phone starts zoomed in, so that a
+  // hex is a finger's width; the board then scrolls inside its frame, never the page sideways.
+  let zoom = window.matchMedia("(max-width: 600px)").matches ? 2 : 1;
+  const zoomLabel = h("span", {class: "muted", id: "zoom-level"});
+  function applyZoom(z, keep) {
+    const old = zoom;
+    zoom = Math.min(4, Math.max(1, z));
+    const cx = keep ? keep.x : svgWrap.clientWidth / 2;
+    const cy = keep ? keep.y : svgWrap.clientHeight / 2;
+    const fx = (svgWrap.scrollLeft + cx) / old;
+    const fy = (svgWrap.scrollTop + cy) / old;
+    svg.style.width = `${zoom * 100}%`;
+    svgWrap.classList.toggle("zoomed", zoom > 1);
+    svgWrap.scrollLeft = fx * zoom - cx;
+    svgWrap.scrollTop = fy * zoom - cy;
+    fill(zoomLabel, `${Math.round(zoom * 100)}%`);
+  }
+  const zoomBar = h("div", {class: "zoom", id: "zoom"},
+    h("button", {id: "zoom-out", "aria-label": "zoom out", title: "zoom out", onclick: () => applyZoom(zoom / 1.25)}, "−"),
+    zoomLabel,
+    h("button", {id: "zoom-in", "aria-label": "zoom in", title: "zoom in", onclick: () => applyZoom(zoom * 1.25)}, "+"),
+    h("button", {id: "zoom-fit", title: "the whole board", onclick: () => applyZoom(1)}, "Whole board"));
+  let pinch = null;
+  const spread = (t) => Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY);
+  svgWrap.addEventListener("touchstart", (e) => {
+    if (e.touches.length === 2) {
+      const r = svgWrap.getBoundingClientRect();
+      pinch = {d: spread(e.touches), z: zoom, at: {x: (e.touches[0].clientX + e.touches[1].clientX) / 2 - r.left,
+        y: (e.touches[0].clientY + e.touches[1].clientY) / 2 - r.top}};
+    }
+  }, {passive: true});
+  svgWrap.addEventListener("touchmove", (e) => {
+    if (pinch && e.touches.length === 2) {
+      e.preventDefault();
+      applyZoom(pinch.z * spread(e.touches) / pinch.d, pinch.at);
+    }
+  }, {passive: false});
+  svgWrap.addEventListener("touchend", () => { pinch = null; });
+  zoomSlot.append(zoomBar);
+  requestAnimationFrame(() => applyZoom(zoom));
+
   function closeMenu() { if (menu) { menu.remove(); menu = null; } }
 
   function openMenu(options, ev) {
     closeMenu();
     const rect = svgWrap.getBoundingClientRect();
-    menu = h("div", {class: "menu", id: "hex-menu", style: `left:${Math.min(ev.clientX - rect.left, rect.width - 180)}px;top:${ev.clientY - rect.top}px`},
+    const left = Math.min(ev.clientX - rect.left, rect.width - 180) + svgWrap.scrollLeft;
+    menu = h("div", {class: "menu", id: "hex-menu", style: `left:${left}px;top:${ev.clientY - rect.top + svgWrap.scrollTop}px`},
       ...options.map((a) => h("button", {"data-action": a, onclick: () => { closeMenu(); selected = null; ctx.act(a); }}, a)),
       h("button", {onclick: () => closeMenu()}, "Cancel"));
     svgWrap.append(menu);

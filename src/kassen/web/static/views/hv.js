@@ -11,7 +11,7 @@ const SIDE_COLOUR = ["#b3342b", "#2a5db0"];
 
 const STYLE = `
 .hv-grid { display: grid; gap: 4px; }
-.hv-zone { background: #e3dcb8; border: 1px solid #a89a74; border-radius: 6px; min-height: 5.5em; padding: .25em; font-size: .82em; }
+.hv-zone { overflow-wrap: anywhere; min-width: 0; background: #e3dcb8; border: 1px solid #a89a74; border-radius: 6px; min-height: 5.5em; padding: .25em; font-size: .82em; }
 .hv-zone.reserve { background: #d9d3c4; border-style: dashed; }
 .hv-zone.blank { background: transparent; border: none; }
 .hv-zone .zname { font-weight: 700; color: #5a4d35; display: flex; justify-content: space-between; }
@@ -26,6 +26,7 @@ const STYLE = `
 .hv-unit.selected { box-shadow: 0 0 0 3px #d08a1e; }
 .hv-acts { display: flex; flex-wrap: wrap; gap: .25em; margin: .25em 0; }
 .hv-acts button { font-size: .95em; min-height: 2.2em; }
+@media (max-width: 600px) { .hv-tally { font-size: .8em; } .hv-tally td, .hv-tally th { padding: .1em .3em; } .hv-zone { font-size: .72em; padding: .15em; } .hv-zone .zname { flex-wrap: wrap; } }
 `;
 
 /** The unit an action is about ("S3 engage N2 front", "fire S3 N2", "alloc S3 N2=2" -> "S3"). */
@@ -119,7 +120,7 @@ export function create(ctx) {
         return cell(names.includes(z) ? z : null, true);
       });
       const topRow = rows.length ? rows[0] + 1 : 4;
-      const grid = h("div", {class: "hv-grid", id: "zones", style: `grid-template-columns: repeat(${width}, 1fr)`},
+      const grid = h("div", {class: "hv-grid", id: "zones", style: `grid-template-columns: repeat(${width}, minmax(0, 1fr))`},
         ...reserveRow(reserves[1] || [], topRow),
         ...rows.flatMap((r) => letters.map((l) => cell(`${l}${r}`, false))),
         ...reserveRow(reserves[0] || [], 0));
