@@ -372,3 +372,26 @@ def test_sides_are_told_apart_without_colour(monkeypatch: pytest.MonkeyPatch) ->
     for u in blue:
         assert f"{u['type']}{u['blocks']}".lower() in text
     assert "blue in lower case" in " ".join(text.split())
+
+
+def test_within_ones_turn_what_changed_is_said_and_the_board_not_redrawn() -> None:
+    """Issue 18, item 10: at 80x24 the board was drawn again after every action, scrolling the
+    news away. Within one's own turn a move is reported in one line; ``b`` draws the board."""
+    con = Console(file=io.StringIO(), width=80, height=24)
+    marks: list[int] = []
+    lines = ["play order-three-center", "pass", "order J3", "order L3", "order M2", "move J3 H5", "b"]
+
+    def input_fn(prompt: str) -> str:
+        marks.append(len(con.file.getvalue()))  # type: ignore[attr-defined]
+        if not lines:
+            raise EOFError
+        return lines.pop(0)
+
+    run_tui("cc-samurai", None, "human,random", 3, None, console=con, input_fn=input_fn)
+    out = con.file.getvalue()  # type: ignore[attr-defined]
+    letters = re.compile(r"^\s*A\s+B\s+C\s+D", re.M)  # the board's column letters
+    after_move = out[marks[5]:marks[6]]
+    assert "Changed: ASp J3→H5" in after_move
+    assert not letters.search(after_move)
+    assert len(after_move.splitlines()) <= 24  # the whole answer fits one 80x24 screen
+    assert letters.search(out[marks[6]:])  # b: the board, in full

@@ -419,3 +419,40 @@ def render_board(obs: dict[str, Any], highlight: set[str] | None = None, *, lege
 
 
 __all__ = ["BoardView", "LEADER_MARKS", "TERRAIN", "render_board", "parse_hex"]
+
+
+def board_changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What changed on the board between two observations, unit by unit, in words:
+    ``["ASp J3→J5", "bInf K6: 4→2 blocks", "ab H9 eliminated"]`` (Blue in lower case).
+
+    >>> a = {"units": [{"id": "r1", "hex": "J3", "type": "ASp", "side": "red", "blocks": 4, "leader": None}]}
+    >>> b = {"units": [{"id": "r1", "hex": "J5", "type": "ASp", "side": "red", "blocks": 3, "leader": None}]}
+    >>> board_changes(a, b)
+    ['ASp J3→J5, 4→3 blocks']
+    >>> board_changes(b, {"units": []})
+    ['ASp J5 eliminated']
+    """
+    old = {u["id"]: u for u in before.get("units", []) if isinstance(u, dict) and "id" in u}
+    new = {u["id"]: u for u in after.get("units", []) if isinstance(u, dict) and "id" in u}
+    out: list[str] = []
+    for uid, u in old.items():
+        name = side_case(str(u.get("type", "?")), str(u.get("side", "")))
+        v = new.get(uid)
+        if v is None:
+            out.append(f"{name} {u.get('hex')} eliminated")
+            continue
+        bits = []
+        where = f"{name} {u.get('hex')}"
+        if v.get("hex") != u.get("hex"):
+            where += f"→{v.get('hex')}"
+        if v.get("blocks") != u.get("blocks"):
+            bits.append(f"{u.get('blocks')}→{v.get('blocks')} blocks")
+        if bool(v.get("leader")) != bool(u.get("leader")):
+            bits.append("a Leader joins" if v.get("leader") else "its Leader leaves")
+        if bits or v.get("hex") != u.get("hex"):
+            out.append(", ".join([where, *bits]))
+    for uid, v in new.items():
+        if uid not in old:
+            out.append(f"{side_case(str(v.get('type', '?')), str(v.get('side', '')))} {v.get('hex')} appears")
+    return out
+

@@ -37,7 +37,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kassen.ai.players import Player, known_players, make_player
-from kassen.cli.render import parse_hex, render_board
+from kassen.cli.render import board_changes, parse_hex, render_board
 from kassen.engine.errors import FormatError, KassenError
 from kassen.engine.events import Event, events_for_seat, rolled_dice
 from kassen.engine.protocol import CHANCE, Game, State
@@ -209,6 +209,8 @@ class _Session:
         self.narrated: dict[int | None, int] = {v: start for v in [None, *range(len(self.names))]}
         self.screen_key: dict[int, Any] = {}  # per seat: what the last board shown showed
         self.hand_key: dict[int, Any] = {}  # per seat: the decision the cards were last shown for
+        #: per seat: the turn and board last drawn in full (what changed since is said in words)
+        self.board_seen: dict[int, tuple[Any, dict[str, Any]]] = {}
         self.at_keyboard: int | None = None
         self.chance = Rng(seed ^ 0x5DEECE66D)
         self.boards_shown = 0
@@ -466,8 +468,20 @@ class _Session:
         cards = (True, True) if force else CARDS_FOR.get((decision, step), (False, False))
         show_board = force or self.screen_key.get(seat) != board_key
         show_hand = any(cards) and (force or self.hand_key.get(seat) != hand_key)
+        seen = self.board_seen.get(seat)
+        my_turn = str(obs.get("active", "")).lower() == self.seat_name(seat).lower()
+        if show_board and not force and seen is not None and seen[0] == obs.get("turn") and my_turn:
+            # within one's own turn the board is not drawn again after each action (at 80x24 it
+            # would scroll the news away): what changed is said in a line; b draws the board
+            self.screen_key[seat] = board_key
+            changes = board_changes(seen[1], obs.get("board") or {})
+            self.board_seen[seat] = (obs.get("turn"), obs.get("board") or {})
+            if changes:
+                self.con.print(Text.assemble(("Changed: ", "bold"), "; ".join(changes), ("  (b: the board)", "dim")))
+            show_board = False
         if show_board:
             self.screen_key[seat] = board_key
+            self.board_seen[seat] = (obs.get("turn"), obs.get("board") or {})
             self.con.print(self.board_view(obs, self.highlights(actions, pending), seat))
             self.show_standing(obs, seat)
         if show_hand:

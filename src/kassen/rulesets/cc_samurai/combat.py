@@ -14,6 +14,7 @@ from functools import cache
 from math import comb, factorial
 
 from kassen.engine.dice import FACES, Face
+from kassen.engine.events import plural
 from kassen.rulesets.cc_samurai.data import TerrainType, UnitType
 
 SYMBOL_FACE = {"circle": Face.CIRCLE, "triangle": Face.TRIANGLE, "square": Face.SQUARE}
@@ -92,6 +93,66 @@ def score_roll(counts: dict[Face, int], att: UnitType, tgt: UnitType, kind: str,
     elif not att.collects_ranged_honor:
         honor = 0
     return Score(hits, counts.get(Face.FLAG, 0), honor, ignored)
+
+
+def explain_roll(counts: dict[Face, int], att: UnitType, tgt: UnitType, kind: str, inspired: int = 0) -> str:
+    """The score of a roll against a unit in words: what hit, what missed and why, the flags,
+    and why Honor & Fortune was or was not collected (000:880-930).
+
+    >>> from kassen.rulesets.cc_samurai.data import load_tables
+    >>> t = load_tables("gmt")
+    >>> explain_roll({Face.TRIANGLE: 2, Face.SWORDS: 1, Face.CIRCLE: 1, Face.HONOR: 1}, t.units["SSpC"],
+    ...              t.units["ASp"], "close")
+    'against Ashigaru Infantry Spearmen: 3 hits (2 triangles, 1 sword); missed: 1 circle; 1 Honor & Fortune rolled, none collected (Samurai Spearmen Cavalry take none in close combat against a lower rank)'
+    >>> explain_roll({Face.SQUARE: 1, Face.SWORDS: 2, Face.FLAG: 1}, t.units["ASp"], t.units["SSpC"], "close")
+    'against Samurai Spearmen Cavalry: 1 hit (1 square); 1 flag; missed: 2 swords ignored (superior rank or stature)'
+    >>> explain_roll({Face.CIRCLE: 2}, t.units["AB"], t.units["ASp"], "ranged")
+    'against Ashigaru Infantry Spearmen: 0 hits; missed: 2 circles'
+    """
+    sc = score_roll(counts, att, tgt, kind, inspired)
+    parts: list[str] = []
+    hit_bits: list[str] = []
+    missed: list[str] = []
+    swords = counts.get(Face.SWORDS, 0)
+    for face in (Face.CIRCLE, Face.TRIANGLE, Face.SQUARE):
+        n = counts.get(face, 0)
+        if not n:
+            continue
+        if not tgt.bodyguard and SYMBOL_FACE[tgt.symbol] is face:
+            hit_bits.append(plural(n, face.value))
+        else:
+            missed.append(plural(n, face.value))
+    if swords:
+        sword_hits = sc.hits - sum(counts.get(f, 0) for f in SYMBOL_FACE.values()
+                                   if not tgt.bodyguard and SYMBOL_FACE[tgt.symbol] is f)
+        if sword_hits:
+            hit_bits.append(plural(sword_hits, "sword"))
+        if sc.swords_ignored:
+            missed.append(f"{plural(sc.swords_ignored, 'sword')} ignored (superior rank or stature)")
+        elif swords > sword_hits:
+            why = "bodyguards are hit by swords in close combat only" if tgt.bodyguard else "swords score only in close combat"
+            missed.append(f"{plural(swords - sword_hits, 'sword')} ({why})")
+    parts.append(f"{plural(sc.hits, 'hit')}" + (f" ({', '.join(hit_bits)})" if hit_bits else ""))
+    if sc.flags:
+        parts.append(plural(sc.flags, "flag"))
+    if missed:
+        parts.append("missed: " + ", ".join(missed))
+    rolled = counts.get(Face.HONOR, 0)
+    if rolled:
+        if sc.honor == rolled:
+            parts.append(f"{plural(rolled, 'Honor & Fortune', 'Honor & Fortune')} collected")
+        else:
+            if kind != "close":
+                why = f"{att.name} collect none in ranged combat"
+            elif tgt.levy:
+                why = "nobody collects any from a levy in close combat"
+            elif not att.close_honor_vs_lower and tgt.symbol in ("triangle", "circle"):
+                why = f"{att.name} take none in close combat against a lower rank"
+            else:
+                why = f"an inspired unit collects {plural(min(inspired, rolled), 'token')} fewer"
+            got = "none collected" if sc.honor == 0 else f"{sc.honor} collected"
+            parts.append(f"{plural(rolled, 'Honor & Fortune', 'Honor & Fortune')} rolled, {got} ({why})")
+    return f"against {tgt.name}: " + "; ".join(parts)
 
 
 @dataclass(frozen=True)

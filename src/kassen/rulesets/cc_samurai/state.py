@@ -24,7 +24,7 @@ from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import SIDE_NAMES, Leader, Unit, board, sections_of
-from kassen.rulesets.cc_samurai.combat import SYMBOL_FACE, dice_count, score_roll
+from kassen.rulesets.cc_samurai.combat import SYMBOL_FACE, dice_count, explain_roll, score_roll
 from kassen.rulesets.cc_samurai.data import Tables, TerrainType, UnitType
 
 if TYPE_CHECKING:
@@ -1435,6 +1435,8 @@ class CCState(State):
             return
         tt = self.ut(tu)
         sc = score_roll(Counter(faces), ut, tt, kind, len(cx["inspired"]))
+        self.say("score", f"{self.unit_label(u) if len(cx.get('atts', [])) <= 1 else 'The attack'} "
+                 f"{explain_roll(Counter(faces), ut, tt, kind, len(cx['inspired']))}")
         if sc.swords_ignored:
             self.say("ignore_swords", f"{tt.name} ignores {sc.swords_ignored} sword{'s' if sc.swords_ignored > 1 else ''} "
                      "(superior rank/stature)")
@@ -1486,9 +1488,13 @@ class CCState(State):
 
     def flag_ignores(self, h: Hex, attacker: Unit | None) -> int:
         """Bolster Morale: how many flags the unit at ``h`` may ignore (at most 2)."""
+        return min(len(self.flag_ignore_reasons(h, attacker)), 2)
+
+    def flag_ignore_reasons(self, h: Hex, attacker: Unit | None) -> list[str]:
+        """Why the unit at ``h`` may ignore flags: one reason per flag (Bolster Morale, 000:1039-1052)."""
         u = self.units[h]
         ut = self.ut(u)
-        n = 0
+        out: list[str] = []
         support = 0
         for nb in self.b.neighbours(h):
             fu = self.units.get(nb)
@@ -1497,19 +1503,19 @@ class CCState(State):
             elif fu is None and nb in self.leaders and self.leaders[nb].side == u.side:
                 support += 1
         if support >= 2:
-            n += 1
-        n += ut.ignores_flag
+            out.append(f"supported by {support} adjacent friendly units or Leaders")
+        out.extend([f"{ut.name} ignore a flag"] * ut.ignores_flag)
         if self.attached_leader(h) is not None:
-            n += 1
+            out.append("a Leader is attached")
         ter = self.ter(h)
         if ter.ignore_flag_any:
-            n += 1
+            out.append(f"it holds a {ter.name.lower()}")
         if not ut.cavalry and (
             ter.ignore_flag_inf == "any"
             or (ter.ignore_flag_inf == "cavalry" and attacker is not None and self.ut(attacker).cavalry)
         ):
-            n += 1
-        return min(n, 2)
+            out.append(f"infantry in a {ter.name.lower()}" + (" against cavalry" if ter.ignore_flag_inf == "cavalry" else ""))
+        return out
 
     def _combat_flags_auto(self, cx: JSON) -> bool:
         dh = self.b.parse(cx["tgt"])
@@ -1529,7 +1535,11 @@ class CCState(State):
         elif rule == "all":
             max_ignore = flags
         else:
-            max_ignore = min(flags, self.flag_ignores(dh, attacker))
+            reasons = self.flag_ignore_reasons(dh, attacker)
+            max_ignore = min(flags, len(reasons), 2)
+            cx["ignore_why"] = reasons[:2]
+        if rule == "all":
+            cx["ignore_why"] = ["a Dragon card lets it ignore every flag"]
         if max_ignore == 0:
             self._apply_flags(cx, flags, 0)
             return True
@@ -1543,7 +1553,9 @@ class CCState(State):
         cx["step"] = "post"
         cx["seat"] = 1 - u.side
         if ignored:
-            self.say("flags", f"{self.unit_label(u)} ignores {ignored} flag{'s' if ignored > 1 else ''}")
+            why = cx.get("ignore_why") or []
+            self.say("flags", f"{self.unit_label(u)} ignores {plural(ignored, 'flag')}"
+                     + (f" ({'; '.join(why)})" if why else ""))
         if remaining <= 0:
             return
         if self.ter(dh).castle:
