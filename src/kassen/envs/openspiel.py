@@ -11,7 +11,7 @@ after that many actions ends as a draw, so the declared bound holds).
 **Information.** ``IMPERFECT_INFORMATION``: hands, decks, face-down cards and hidden
 declarations are private. Observations come only from ``observation(player)``:
 ``observation_tensor`` is :mod:`kassen.envs.tensors`, ``observation_string`` the observation
-JSON. ``information_state_string`` has perfect recall: a SHA-256 digest of every observation
+JSON. ``information_state_string`` has perfect recall: a SHA-256 chain over every observation
 the player has had since the start, then the current observation.
 ``information_state_tensor`` is the current observation tensor (a fixed-size tensor cannot
 hold a whole history of thousands of actions): Markov, not perfect recall.
@@ -112,6 +112,7 @@ class KassenGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(_TYPES[self.game_id], info, params)
         self._count = 0
+        self._peeked: tuple[int, State] | None = None
 
     def new_initial_state(self) -> KassenState:
         # pyspiel clones a Python state by calling this, then copying the attributes over:
@@ -122,6 +123,14 @@ class KassenGame(pyspiel.Game):  # type: ignore[misc]
         seed = self.base_seed * 1000003 + self._count
         self._count += 1
         return seed
+
+    def peek_initial(self) -> State:
+        """The state the next new game will start from, without taking its seed: pyspiel
+        sizes every observer on a brand-new initial state, which must not use up a game."""
+        seed = self.base_seed * 1000003 + self._count
+        if self._peeked is None or self._peeked[0] != seed:
+            self._peeked = (seed, skip_chance(self.kgame.new_state(self.scenario, seed), Rng(seed)))
+        return self._peeked[1]
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KassenObserver:
         return KassenObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
@@ -145,9 +154,13 @@ class KassenState(pyspiel.State):  # type: ignore[misc]
             game = self._game()
             self._seed = game.next_seed()
             start = skip_chance(game.kgame.new_state(game.scenario, self._seed), Rng(self._seed))
-            self._path = _Shared((start, None))
+            self._path = _Shared((start, None, {}))
         st: State = self._path.value[0]
         return st
+
+    def peek(self) -> State:
+        """The Kassen state, without starting a game that has not started yet."""
+        return self._game().peek_initial() if self._path is None else self.kassen_state
 
     def _game(self) -> KassenGame:
         g: KassenGame = self._kg.value
@@ -182,7 +195,7 @@ class KassenState(pyspiel.State):  # type: ignore[misc]
             raise pyspiel.SpielError(f"action {action} is not legal: {self._action_to_string(0, action)}")
         nxt = self.kassen_state.apply(text)
         nxt = skip_chance(nxt, Rng(self._seed * 1000003 + self.move_number()))
-        self._path = _Shared((nxt, self._path))
+        self._path = _Shared((nxt, self._path, {}))
         self._codes = _Shared(None)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -212,9 +225,25 @@ class KassenState(pyspiel.State):  # type: ignore[misc]
         now = self.kassen_state
         assert self._path is not None
         out: KassenState = self.clone()
-        out._path = _Shared((now.determinize(player_id, rng), self._path.value[1]))
+        out._path = _Shared((now.determinize(player_id, rng), self._path.value[1], {}))
         out._codes = _Shared(None)
         return out
+
+    def digest(self, seat: int | None) -> str:
+        """SHA-256 over every observation ``seat`` has had from the start to now (cached along
+        the path, so each observation is hashed once)."""
+        self.kassen_state  # noqa: B018 (made on first use)
+        todo: list[Any] = []
+        node: Any = self._path
+        while node is not None and seat not in node.value[2]:
+            todo.append(node)
+            node = node.value[1]
+        prev = node.value[2][seat] if node is not None else ""
+        for n in reversed(todo):
+            h = hashlib.sha256(prev.encode())
+            h.update(_obs_text(n.value[0], seat).encode())
+            prev = n.value[2][seat] = h.hexdigest()
+        return prev
 
     def history_states(self) -> list[State]:
         """Every Kassen state from the start to this one."""
@@ -251,25 +280,27 @@ class KassenObserver:
 
     def set_from(self, state: KassenState, player: int) -> None:
         seat = self._seat(player)
+        st = state.peek()
         if seat is None:
-            obs = state.kassen_state.observation(None)
+            obs = st.observation(None)
             if self.game.game_id == "honourable-victory":
                 obs = {**obs, "_seat": 0}
             self.tensor[:] = self.game.encoder.encode(obs)
         else:
-            self.tensor[:] = observe(state.kassen_state, seat)
+            self.tensor[:] = observe(st, seat)
 
     def string_from(self, state: KassenState, player: int) -> str:
         seat = self._seat(player)
-        now = json.dumps(state.kassen_state.observation(seat), sort_keys=True, separators=(",", ":"))
+        now = _obs_text(state.peek(), seat)
         if not self.perfect_recall:
             return now
-        h = hashlib.sha256()
-        states = state.history_states()
-        for st in states:
-            h.update(json.dumps(st.observation(seat), sort_keys=True, separators=(",", ":")).encode())
-            h.update(b"\x00")
-        return f"player {player} after {len(states) - 1} actions, history {h.hexdigest()}\n{now}"
+        # a game not started yet has had one observation: the one it would start with
+        digest = state.digest(seat) if state._path is not None else hashlib.sha256(now.encode()).hexdigest()
+        return f"player {player} after {state.move_number()} actions, history {digest}\n{now}"
+
+
+def _obs_text(st: State, seat: int | None) -> str:
+    return json.dumps(st.observation(seat), sort_keys=True, separators=(",", ":"))
 
 
 _TYPES: dict[str, Any] = {}

@@ -157,6 +157,8 @@ class CCEncoder(Encoder):
         sc += [f"faces:{f}" for f in CC_FACES]
         super().__init__(ch, (self.rows, self.cols), sc)
         self._cells = [(x, r) for (x, r) in self.b.cells]
+        #: the board and section planes, which depend only on the viewer and the bottom side
+        self._static: dict[tuple[int, int], np.ndarray] = {}
 
     def _rc(self, name: str, flip: bool) -> tuple[int, int]:
         x, r = self.b.parse(name)
@@ -174,11 +176,16 @@ class CCEncoder(Encoder):
         flip = my != bottom
         rel = {me: "own", en: "enemy"}
         ch = self.ch
-        for h in self._cells:
-            r, c = (self.rows - 1 - h[1], self.cols - 1 - h[0]) if flip else (h[1], h[0])
-            planes[ch["board"], r, c] = 1
-            for sec in sections_of(h, my, bottom):
-                planes[ch[f"section:{sec}"], r, c] = 1
+        static = self._static.get((my, bottom))
+        if static is None:
+            static = np.zeros_like(planes)
+            for h in self._cells:
+                r, c = (self.rows - 1 - h[1], self.cols - 1 - h[0]) if flip else (h[1], h[0])
+                static[ch["board"], r, c] = 1
+                for sec in sections_of(h, my, bottom):
+                    static[ch[f"section:{sec}"], r, c] = 1
+            self._static[(my, bottom)] = static
+        planes += static
         board = obs["board"]
         for u in board["units"]:
             r, c = self._rc(u["hex"], flip)
