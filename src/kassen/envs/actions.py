@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 from kassen.engine.errors import KassenError
@@ -115,7 +115,7 @@ def action_index(game: Game | str) -> ActionIndex:
     return _build(gid)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _build(gid: str) -> ActionIndex:
     game = load_game(gid)
     if gid in ("cc-samurai", "cc-samurai-zvezda"):

@@ -51,11 +51,11 @@ class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         self.max_steps = max_steps
         self.render_mode = render_mode
         size = self.match.index.size
-        self.observation_space = spaces.Dict({
+        self.observation_space = spaces.Dict({  # type: ignore[assignment]
             "observation": spaces.Box(0.0, 1.0, self.match.encoder.shape, np.float32),
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         })
-        self.action_space = spaces.Discrete(size)
+        self.action_space = spaces.Discrete(size)  # type: ignore[assignment]
         self.players: dict[int, Player] = {}
         self.steps = 0
 

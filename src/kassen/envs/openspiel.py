@@ -65,7 +65,8 @@ class _Shared:
 
 def _game_type(gid: str) -> Any:
     game = load_game(gid)
-    seats = {len(game.new_state(s, 0).seat_names()) for s in (game.scenarios() or [None])}
+    scenarios: list[str | None] = [*game.scenarios()] or [None]
+    seats = {len(game.new_state(s, 0).seat_names()) for s in scenarios}
     two = seats == {2}
     return pyspiel.GameType(
         short_name=short_name(gid),
@@ -173,7 +174,7 @@ class KassenState(pyspiel.State):  # type: ignore[misc]
         return codes
 
     def _too_long(self) -> bool:
-        return self.move_number() >= self._game().max_length
+        return bool(self.move_number() >= self._game().max_length)
 
     # -- OpenSpiel API ----------------------------------------------------------
     def current_player(self) -> int:

@@ -21,10 +21,11 @@ from kassen.engine.protocol import Game
 from kassen.envs.core import Match, check_action, fresh_seed
 
 
-class KassenAECEnv(AECEnv[str, dict[str, np.ndarray], int]):
+class KassenAECEnv(AECEnv):  # type: ignore[misc]
     """One Kassen battle as a PettingZoo AEC game."""
 
-    metadata = {"name": "kassen_v0", "render_modes": ["ansi"], "render_fps": 1, "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "kassen_v0", "render_modes": ["ansi"], "render_fps": 1,
+                                "is_parallelizable": False}
 
     def __init__(self, game: Game | str, scenario: str | None = None, seed: int | None = None,
                  render_mode: str | None = None, max_steps: int | None = None, **options: Any) -> None:
@@ -123,7 +124,7 @@ def raw_env(game: Game | str, scenario: str | None = None, seed: int | None = No
 
 
 def aec_env(game: Game | str, scenario: str | None = None, seed: int | None = None,
-            **kwargs: Any) -> wrappers.OrderEnforcingWrapper[str, dict[str, np.ndarray], int]:
+            **kwargs: Any) -> Any:
     """The PettingZoo AEC environment of ``game`` (an id or a :class:`Game`), wrapped so that
     it is used in order. ``kwargs``: ``render_mode="ansi"``, ``max_steps`` (truncate after
     that many actions) and the game's own ``new_state`` options."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -88,7 +88,7 @@ def encoder(game_id: str) -> Encoder:
     return _encoder(game_id)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _encoder(gid: str) -> Encoder:
     if gid in ("cc-samurai", "cc-samurai-zvezda"):
         return CCEncoder(gid)
@@ -393,7 +393,7 @@ class ClansEncoder(Encoder):
         res = obs.get("result")
         if res is not None:
             w = res.get("winner")
-            won = w is not None and (w == me or w == partner)
+            won = w is not None and w in (me, partner)
             s(vec, "result:draw" if w is None else ("result:won" if won else "result:lost"), 1)
 
 
