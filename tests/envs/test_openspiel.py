@@ -97,3 +97,16 @@ def test_mcts_bot_plays_a_whole_battle():
     assert state.kassen_state.result() is not None
     assert sorted(state.returns()) == [-1.0, 1.0]
     assert moves > 100
+
+
+def test_information_set_mcts_searches_on_resampled_states():
+    """OpenSpiel's Python IS-MCTS keys its tree by information_state_string and samples
+    worlds with resample_from_infostate: a whole clan game."""
+    from open_spiel.python.algorithms import ismcts
+
+    game = pyspiel.load_game("python_kassen_clans", {"seed": 1})
+    bot = ismcts.ISMCTSBot(game, ko.heuristic_evaluator(), 2.0, 10, random_state=np.random.RandomState(0))
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bot.step(state))
+    assert state.kassen_state.result() is not None
