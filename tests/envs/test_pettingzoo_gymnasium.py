@@ -8,7 +8,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, seed_test
 
 import kassen.envs as ke
 from kassen.rulesets.registry import available
@@ -44,6 +44,13 @@ def test_aec_game_to_the_end(gid, scenario):
     assert raw.match.state.is_terminal()
     assert set(finals) == set(raw.possible_agents)
     assert all(r in (-1.0, 0.0, 1.0) for r in finals.values())
+
+
+@pytest.mark.parametrize("gid", available())
+def test_pettingzoo_seed_test(gid):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seed_test(lambda: ke.aec_env(gid), num_cycles=50)
 
 
 def test_same_seed_same_game():
