@@ -35,7 +35,7 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
-        self.seed = seed
+        self.game_seed = seed
         self.max_steps = max_steps
         self.possible_agents = list(self.match.state.seat_names())
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -58,8 +58,8 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
     # ----------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self.seed = seed
-        game_seed = self.seed if self.seed is not None else fresh_seed()
+            self.game_seed = seed
+        game_seed = self.game_seed if self.game_seed is not None else fresh_seed()
         self.match.reset(game_seed)
         for space in self.action_spaces.values():
             space.seed(game_seed)
