@@ -19,8 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,55 +30,15 @@ from typing import Any
 
 import httpx
 
+from kassen.testing.server import ServedKassen, free_port
+
 PREFER = ("attack ", "fire ", "play ", "order ", "move ")
 ENDS = ("done", "end-move", "end-battle", "pass")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    def __init__(self, db: str, port: int) -> None:
-        self.db, self.port = db, port
-        self.base = f"http://127.0.0.1:{port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        exe = Path(sys.executable).with_name("kassen")
-        self.proc = subprocess.Popen([str(exe), "serve", "--port", str(self.port), "--db", self.db,
-                                      "--games-per-hour", "100000"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        end = time.monotonic() + 60
-        while time.monotonic() < end:
-            try:
-                if httpx.get(self.base + "/api/health", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        raise SystemExit("the server did not start")
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-
-    def rss_mb(self) -> float:
-        assert self.proc is not None
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return 0.0
+def Server(db: str, port: int) -> ServedKassen:  # noqa: N802 - reads like the class it makes
+    """The served Kassen under load: no limit on games per address, its output dropped."""
+    return ServedKassen(db, port, args=("--games-per-hour", "100000"), quiet=True)
 
 
 def pick(actions: list[str]) -> str:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -21,6 +19,7 @@ import pytest
 
 from kassen.engine.record import GameRecord, replay
 from kassen.rulesets.registry import load_game
+from kassen.testing.server import ServedKassen, free_port
 from kassen.web.storage import Storage
 
 PREFER = ("attack ", "fire ", "play ", "order ", "move ", "done", "end-move", "end-battle", "pass")
@@ -35,40 +34,11 @@ def pick(actions: list[str]) -> str:
     return actions[0]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """``kassen serve`` in a child process."""
+class Server(ServedKassen):
+    """The test server: seeded deals and dice (``KASSEN_TEST_SEED=7``), killed when done."""
 
     def __init__(self, db: str, port: int) -> None:
-        self.db, self.port = db, port
-        self.base = f"http://127.0.0.1:{port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        # the games' seeds follow from KASSEN_TEST_SEED: the same deals and dice every run
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "KASSEN_TEST_SEED": "7"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from kassen.cli.main import main; main()", "serve", "--port", str(self.port),
-             "--db", self.db], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, self.proc.stdout.read().decode() if self.proc.stdout else "exited"
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise AssertionError("the server did not start")
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
+        super().__init__(db, port, seed=7)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
