@@ -1,4 +1,4 @@
-"""Kensei's turn sequence as a state machine (003:12-96; rulings K25-K45).
+"""Kensei's turn sequence as a state machine (003:12-96; rulings K25-K41).
 
 A table companion: the miniatures stand on a real table, so whatever depends on it (did
 the charge reach, how many miniatures are in contact, is the target in cover, which
