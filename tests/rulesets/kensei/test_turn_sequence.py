@@ -225,3 +225,13 @@ def test_bad_options_and_rosters_are_named(tmp_path):
         KenseiGame().new_state(None, 0, colour="red")
     with pytest.raises(KassenError, match="1 to 6"):
         activated(tmp_path).with_forced_dice([9])
+
+
+def test_determinize_resamples_only_what_a_player_cannot_know(tmp_path):
+    from kassen.engine.rng import Rng
+
+    s = activated(tmp_path)
+    seen = {s.determinize(0, Rng(k)).d["secondary"][1] for k in range(40)}
+    assert len(seen) > 1 and all(s.determinize(0, Rng(k)).d["secondary"][0] == 3 for k in range(5))
+    d = s.determinize(0, Rng(1))
+    assert d.d["units"] == s.d["units"] and d.legal_actions() == s.legal_actions()

@@ -229,6 +229,15 @@ class KenseiState(State):
     def secrets(self, seat: int | None) -> set[str]:
         return set()
 
+    def determinize(self, seat: int, rng: Rng) -> KenseiState:
+        """The hidden parts resampled: the other player's secret mission roll and the dice to come."""
+        s = self.clone()
+        s.rng = Rng(rng.next64())
+        s.d["forced"] = []
+        if s.d["phase"] != "over":
+            s.d["secondary"][1 - seat] = rng.randbelow(6) + 1
+        return s
+
     def prompt(self) -> str:
         if self.is_terminal():
             return ""
