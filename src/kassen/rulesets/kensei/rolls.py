@@ -324,7 +324,8 @@ def plan_shot(a: TroopProfile, b: TroopProfile, sa: Situation, sb: Situation, ta
         gm.append(_use(t, "shoot-damage.mounted"))
     if w.firearm:
         gm.append(_use(t, "shoot-damage.firearm", t.sheet.firearms.damage))
-    return RollPlan("shooting", a.name, target_of(b, sb, sa), max(0, sum(m.value for m in dm)), tuple(dm),
+    # Hunt down the leader is for the hand to hand Damage Roll only (003:237)
+    return RollPlan("shooting", a.name, target_of(b, sb, replace(sa, hunt_leader=False)), max(0, sum(m.value for m in dm)), tuple(dm),
                     sum(m.value for m in hm), tuple(hm), sum(m.value for m in gm), tuple(gm),
                     t.difficulty.value, stuns=False)
 

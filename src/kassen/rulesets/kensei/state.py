@@ -89,7 +89,7 @@ class KenseiState(State):
                    "secondary": [0, 0], "strategy": [0, 0], "strategy_winner": 0, "roles": ["", ""],
                    "initiative": 0, "units": [], "act": None, "pending": None, "questions": [], "combat": None,
                    "ability_used": [None, None], "bushido": [False, False], "fog": [False, False],
-                   "hunt": [False, False], "hunting": [False, False], "result": None, "forced": list(forced),
+                   "hunt": [False, False], "hunting": [None, None], "result": None, "forced": list(forced),
                    "rng": seed, "cards": [0, 0], "duel_declared": False, "extra": None}
         s = cls(game, rosters, d)
         d["units"] = [[_unit(p) for p in s.profiles[seat].values()] for seat in (0, 1)]
@@ -332,6 +332,10 @@ class KenseiState(State):
             d["cards"][s] = self.tables.command_cards(r.points, r.commander)
         self.emit("cards", {"cards": d["cards"]},
                   f"Command cards this turn: {self.name(0)} {d['cards'][0]}, {self.name(1)} {d['cards'][1]} (003:7-10)")
+        for s in (0, 1):  # the turn that ended becomes "the previous turn"
+            for u in d["units"][s]:
+                u["lost_last_turn"], u["lost_this_turn"] = u["lost_this_turn"], 0
+                u["leader_lost_last_turn"], u["leader_lost_this_turn"] = u["leader_lost_this_turn"], False
         for s in (0, 1):
             for u in self.alive(s):
                 p = self.profile(s, u["id"])
@@ -349,10 +353,6 @@ class KenseiState(State):
                     else:
                         self.emit("regenerate", {"unit": u["id"], "roll": roll},
                                   f"{self.label(s, u['id'])} rolls {roll} to regenerate: nothing (003:252)")
-        for s in (0, 1):
-            for u in d["units"][s]:
-                u["lost_last_turn"], u["lost_this_turn"] = u["lost_this_turn"], 0
-                u["leader_lost_last_turn"], u["leader_lost_this_turn"] = u["leader_lost_this_turn"], False
         for s in (0, 1):
             for u in self.alive(s):
                 if u["retreat"]:
@@ -495,7 +495,7 @@ class KenseiState(State):
         for s in (0, 1):
             for uid in set(act["ordered"][s]) | ({act["active"][s]} if act["active"][s] else set()):
                 self.unit(s, uid)["used"] = True
-        d["hunting"] = [False, False]
+        d["hunting"] = [None, None]
         self.emit("used", {}, "Used Unit markers placed on every troop that got an order (003:56)")
         if act.get("solo") is not None:
             self._end_turn()
@@ -622,7 +622,7 @@ class KenseiState(State):
             act = d["act"]
             act["active"][s] = uid
             if d["hunt"][s]:
-                d["hunting"][s], d["hunt"][s] = True, False
+                d["hunting"][s], d["hunt"][s] = uid, False
             self.emit("activate", {"seat": s, "unit": uid}, f"{self.name(s)} activates {self.label(s, uid)}")
             if act.get("solo") is None and act["active"][1 - s] is None:
                 d["mover"] = 1 - s
@@ -962,7 +962,7 @@ class KenseiState(State):
             in_contact=int(a.get(f"contact-{side}", a.get(f"edges-{side}", 0))),
             multiple_opponents=a.get(f"opponents-{side}") == "many",
             position=a.get("position", "front") if attacking else "front",
-            death_fog=self.d["fog"][s], hunt_leader=self.d["hunting"][s], cover=a.get(f"cover-{side}") == "yes",
+            death_fog=self.d["fog"][s], hunt_leader=self.d["hunting"][s] == uid, cover=a.get(f"cover-{side}") == "yes",
             ran=u["ran"], miniatures=u["left"], wounds=u["wounds"], stunned=u["stunned"], leader_alive=u["leader"],
             leader_wounds=u["leader_wounds"], wo_bonus=2 if self.d["bushido"][s] else 0)
 
