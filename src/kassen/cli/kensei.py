@@ -334,3 +334,35 @@ def odds(
         _print_roll(c, f"Damage on {r['a']['plan']['target']}", r["a"])
     c.print("[dim]Exact counts over every die (fractions in --json). Rulings K1... in docs/rulings-kensei.md; "
             "(inference) marks Kassen's reading where the sheet is silent.[/]")
+
+
+# ------------------------------------------------------------------ the terminal view (kassen play kensei)
+_MARKERS = (("used", "used"), ("fleeing", "fleeing"), ("sheltered", "sheltered"), ("retreat", "in retreat"),
+            ("dishonoured", "dishonoured"), ("unloaded", "unloaded"), ("strengthen", "strengthened"),
+            ("ran", "ran"), ("poisoned", "poisoned"), ("bought", "bought"))
+
+
+def render(obs: dict[str, Any], seat: int | None) -> Any:
+    """A Kensei battle as tables: each army's troops, miniatures, wounds and markers."""
+    from rich.console import Group
+
+    act = obs.get("act") or {}
+    head = (f"Turn {obs['turn']} · scenario {obs['scenario']} · initiative: {obs['seats'][obs['initiative']]} · "
+            f"command cards {obs['command_cards'][0]} / {obs['command_cards'][1]}")
+    parts: list[Any] = [head]
+    for s, units in enumerate(obs["units"]):
+        active = (act.get("active") or [None, None])[s]
+        orders = (act.get("orders") or [0, 0])[s]
+        t = Table("troop", "left", "wounds", "stunned", "leader", "markers",
+                  title=f"{obs['seats'][s]}" + (f" ({obs['roles'][s]})" if obs["roles"][s] else ""))
+        for u in units:
+            name = u["name"] + (f"  [bold]ACTIVE[/] ({orders} order(s))" if u["id"] == active else "")
+            marks = ", ".join(label for key, label in _MARKERS if u.get(key))
+            leader = ("yes" + (f", {u['leader_wounds']} wound(s)" if u["leader_wounds"] else "")) if u["leader"] else "-"
+            t.add_row(escape(name) if u["id"] != active else name, str(u["left"]) if u["left"] else "[dim]destroyed[/]",
+                      str(u["wounds"] or ""), str(u["stunned"] or ""), leader, marks)
+        parts.append(t)
+    q = obs.get("question")
+    if q:
+        parts.append(f"[bold]Table question:[/] {escape(str(q['text']))}")
+    return Group(*parts)

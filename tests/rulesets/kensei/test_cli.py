@@ -135,3 +135,19 @@ def test_cli_hook_in_kassen_main_runs_the_kensei_commands(tmp_path):
     p = subprocess.run([sys.executable, "-m", "kassen", "rules", "kensei"], capture_output=True, text=True,
                        timeout=120, env=env)
     assert p.returncode == 0 and "Troop attributes" in p.stdout
+
+
+def test_cli_terminal_view_shows_troops_markers_and_the_table_question():
+    from rich.console import Console
+
+    from kassen.cli.kensei import render
+    from kassen.rulesets.kensei.game import KenseiGame
+
+    s = KenseiGame().new_state("border-wars", 2)
+    while not s.d["questions"]:
+        legal = s.legal_actions()
+        s = s.apply(next((a for a in legal if a.startswith("charge ")), legal[-1]))
+    con = Console(record=True, width=200)
+    con.print(render(s.observation(0), 0))
+    out = con.export_text()
+    assert "Yari samurai" in out and "Undead samurai" in out and "ACTIVE" in out and "Table question" in out
