@@ -339,3 +339,20 @@ def test_artillery_damage_power_miniatures_and_ammunition():
     assert fire.damage == -2
     with pytest.raises(KassenError, match="0 to 5"):
         plan_artillery_damage("grenade", samurai, S, affected=6)
+
+
+def test_shoot_roll_edge_miniatures_never_count_leader_or_hata_jurushi():
+    archers = troop(miniatures=6, leader="E", banner=True, weapons=["Yumi"])
+    assert plan_shot(archers, troop(miniatures=5), Situation(in_contact=4), S).dice == 2 + 4
+    with pytest.raises(KassenError, match="0 to 4"):
+        plan_shot(archers, troop(miniatures=5), Situation(in_contact=5), S)
+
+
+def test_a_troop_reduced_to_one_miniature_is_a_single_miniature():
+    unit = troop(miniatures=5)
+    assert plan_shot(troop(weapons=["Yumi"]), unit, S, Situation(miniatures=1)).hit == -1
+    assert plan_melee(troop(), unit, Situation(position="flank"), Situation(miniatures=1)).hit == 0
+    # a leader left alone fights with his own attack, not as a leader of nobody
+    led = troop(miniatures=4, leader="H")
+    p = plan_melee(led, troop(), Situation(miniatures=1, leader="direct", in_contact=0), S)
+    assert p.dice == 4 and [m.id for m in p.dice_mods] == ["combat-dice.attack"]

@@ -213,30 +213,47 @@ def _weapon_effects(t: Tables, me: TroopProfile, foe: TroopProfile, mine: Situat
 
 
 # ------------------------------------------------------------------ plans
+def _left(p: TroopProfile, s: Situation) -> int:
+    return p.miniatures if s.miniatures is None else s.miniatures
+
+
+def _rank(p: TroopProfile, s: Situation) -> int:
+    """Rank-and-file miniatures left (not the leader)."""
+    return _left(p, s) - (1 if p.leader is not None and s.leader_alive else 0)
+
+
+def _profile_attack(p: TroopProfile, s: Situation, ranged: bool) -> tuple[str, int]:
+    """The attack attribute a troop rolls: its class's, or its leader's when he is all that is left."""
+    if p.leader is not None and s.leader_alive and _left(p, s) == 1:
+        return p.leader.name, p.leader.at[1 if ranged else 0]
+    return p.cls.name, p.cls.at[1 if ranged else 0]
+
+
 def plan_melee(a: TroopProfile, b: TroopProfile, sa: Situation, sb: Situation, tables: Tables | None = None
                ) -> RollPlan:
     """``a``'s combat and damage rolls against ``b`` in hand-to-hand combat (003:116-151)."""
     t = tables or load_tables()
-    unit = not a.single
-    if sa.in_contact < 0 or (unit and sa.in_contact > a.rank_and_file):
-        raise KassenError(f"{a.name}: miniatures in contact must be 0 to {a.rank_and_file} (the leader is "
+    unit = _left(a, sa) > 1  # 003:119: units of more than one miniature
+    if sa.in_contact < 0 or (unit and sa.in_contact > _rank(a, sa)):
+        raise KassenError(f"{a.name}: miniatures in contact must be 0 to {_rank(a, sa)} (the leader is "
                           f"counted apart), got {sa.in_contact}")
     if sa.leader != "none" and a.leader is None:
         raise KassenError(f"{a.name} has no unit leader (leader = {sa.leader!r})")
-    dm: list[Applied] = [_use(t, "combat-dice.attack", a.cls.melee, f"{a.cls.name} melee attack (AT {a.cls.melee})")]
+    who, at = _profile_attack(a, sa, ranged=False)
+    dm: list[Applied] = [_use(t, "combat-dice.attack", at, f"{who} melee attack (AT {at})")]
     if unit and sa.in_contact:
         dm.append(_use(t, "combat-dice.miniature-in-contact", sa.in_contact,
                        f"{sa.in_contact} miniature(s) in hand to hand combat"))
-    if sa.leader == "direct" and a.leader is not None and sa.leader_alive:
+    if sa.leader == "direct" and a.leader is not None and sa.leader_alive and unit:
         dm.append(_use(t, "combat-dice.leader-direct", a.leader.melee,
                        f"unit leader ({a.leader.name}) in direct combat: his attack {a.leader.melee}"))
-    elif sa.leader == "support" and sa.leader_alive:
+    elif sa.leader == "support" and sa.leader_alive and unit:
         dm.append(_use(t, "combat-dice.leader-support"))
     if unit and sa.complete_ranks:
         dm.append(_use(t, "combat-dice.formation"))
     if sa.strengthen:
         dm.append(_use(t, "combat-dice.strengthen"))
-    if sa.charge and sa.charge_from_outside and (a.single or sa.in_formation) and not a.troop.skirmishers:
+    if sa.charge and sa.charge_from_outside and (not unit or sa.in_formation) and not a.troop.skirmishers:
         dm.append(_use(t, "combat-dice.charge-mounted" if a.mounted else "combat-dice.charge-foot"))
     if sa.charge and sa.banner_front and a.troop.banner:
         dm.append(_use(t, "combat-dice.hata-jurushi"))
@@ -253,7 +270,7 @@ def plan_melee(a: TroopProfile, b: TroopProfile, sa: Situation, sb: Situation, t
         hm.append(_use(t, "combat-hit.cover"))
     if sb.charge and a.ranged is not None:
         hm.append(_use(t, "combat-hit.shooting-troop-charged"))
-    if sa.position == "flank" and not b.single:
+    if sa.position == "flank" and _left(b, sb) > 1:
         hm.append(_use(t, "combat-hit.flank"))
     if sa.position == "rear":
         hm.append(_use(t, "combat-hit.rear"))
@@ -279,19 +296,22 @@ def plan_shot(a: TroopProfile, b: TroopProfile, sa: Situation, sb: Situation, ta
     if sa.range_band == "artillery" or _band_index(sa.range_band) > _band_index(w.band):
         raise KassenError(f"{a.name}'s {w.name} reaches {w.max_cm} cm ({w.band} range); the target is at "
                           f"{sa.range_band} range")
-    unit = not a.single
-    if sa.in_contact < 0 or (unit and sa.in_contact > a.rank_and_file):
-        raise KassenError(f"{a.name}: miniatures on the edges with line of sight must be 0 to {a.rank_and_file}, "
-                          f"got {sa.in_contact}")
+    unit = _left(a, sa) > 1
+    # 003:156: neither the leader nor the Hata-Jurushi bearer counts among the edge miniatures
+    edge = _rank(a, sa) - (1 if a.troop.banner else 0)
+    if sa.in_contact < 0 or (unit and sa.in_contact > edge):
+        raise KassenError(f"{a.name}: miniatures on the edges with line of sight (not the leader nor the "
+                          f"Hata-Jurushi) must be 0 to {edge}, got {sa.in_contact}")
     if sa.leader == "support":
         raise KassenError("shooting: the leader either shoots (leader = \"direct\") or not (\"none\")")
     if sa.leader == "direct" and a.leader is None:
         raise KassenError(f"{a.name} has no unit leader")
-    dm: list[Applied] = [_use(t, "shoot-dice.attack", a.cls.ranged, f"{a.cls.name} ranged attack (AT {a.cls.ranged})")]
+    who, at = _profile_attack(a, sa, ranged=True)
+    dm: list[Applied] = [_use(t, "shoot-dice.attack", at, f"{who} ranged attack (AT {at})")]
     if unit and sa.in_contact:
         dm.append(_use(t, "shoot-dice.edge-miniature", sa.in_contact,
                        f"{sa.in_contact} miniature(s) on the front or flank edges with line of sight"))
-    if sa.leader == "direct" and a.leader is not None and sa.leader_alive:
+    if sa.leader == "direct" and a.leader is not None and sa.leader_alive and unit:
         dm.append(_use(t, "shoot-dice.leader", a.leader.ranged,
                        f"unit leader ({a.leader.name}) with line of sight: his ranged attack {a.leader.ranged}"))
     if w.band == "short":
@@ -311,7 +331,7 @@ def plan_shot(a: TroopProfile, b: TroopProfile, sa: Situation, sb: Situation, ta
     hm: list[Applied] = []
     if sb.cover or sb.sheltered:
         hm.append(_use(t, "shoot-hit.cover"))
-    if b.single:
+    if _left(b, sb) == 1:
         hm.append(_use(t, "shoot-hit.single-miniature"))
     if sb.ran:
         hm.append(_use(t, "shoot-hit.target-ran"))

@@ -893,7 +893,7 @@ class KenseiState(State):
         bands = [b for b in ("short", "mid", "long") if ("short", "mid", "long").index(b) <= ("short", "mid", "long").index(w.band)]
         self._ask(s, f"band-{side}", [f"band {b}" for b in bands] + ["band out-of-range"],
                   f"{p.name} shoots {self.profile(q, target).name}: at what range? (003:111-113)")
-        rank = u["left"] - (1 if u["leader"] else 0)
+        rank = u["left"] - (1 if u["leader"] else 0) - (1 if p.troop.banner else 0)  # 003:156
         if not p.single and rank > 0:
             self._ask(s, f"edges-{side}", [f"edges {n}" for n in range(0, rank + 1)],
                       f"how many of {p.name}'s miniatures on the front or flank edges see the target? (003:156)")
