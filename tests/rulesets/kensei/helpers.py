@@ -76,7 +76,7 @@ def rosters(tmp_path: Any, a: str = ROSTER_A, b: str = ROSTER_B) -> str:
 
 def start(tmp_path: Any, dice: list[int], a: str = ROSTER_A, b: str = ROSTER_B) -> Any:
     """A battle of the two small rosters, Border wars, with the set-up dice forced:
-    secondary missions, Strategy rolls, then (after ``role``) the initiative."""
+    secondary missions, Strategy rolls, the scenery roll, then (after ``role``) the initiative."""
     from kassen.rulesets.kensei.game import KenseiGame
 
     return KenseiGame().new_state("border-wars", 0, rosters=rosters(tmp_path, a, b), forced_dice=dice)

@@ -7,7 +7,7 @@ from kassen.engine.rng import Rng
 from kassen.rulesets.kensei.game import KenseiGame
 from tests.rulesets.kensei.helpers import ROSTER_A, ROSTER_B, play, rosters, start, texts
 
-SETUP = [3, 4, 5, 2, 6, 1]
+SETUP = [3, 4, 5, 2, 4, 6, 1]
 MELEE_QUESTIONS = ("contact 1", "order formed", "contact 1", "order formed", "opponents one", "position front",
                    "cover no", "cover no")
 

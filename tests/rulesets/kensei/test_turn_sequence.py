@@ -11,8 +11,8 @@ from kassen.rulesets.kensei.game import KenseiGame
 from kassen.rulesets.kensei.rolls import Situation, plan_melee, resolve
 from tests.rulesets.kensei.helpers import ROSTER_A, ROSTER_B, play, rosters, start, texts
 
-# secondary missions 3 and 4; Strategy rolls 5+1 against 2+1; initiative 6 against 1
-SETUP = [3, 4, 5, 2, 6, 1]
+# secondary missions 3 and 4; Strategy rolls 5+1 against 2+1; terrain 4+1; initiative 6 against 1
+SETUP = [3, 4, 5, 2, 4, 6, 1]
 
 
 def activated(tmp_path, order_dice=(2, 5)):
@@ -37,13 +37,13 @@ def test_preparing_for_battle_secondary_mission_is_secret_until_the_end(tmp_path
 
 
 def test_preparing_for_battle_scenario_rolled_when_not_given(tmp_path):
-    s = KenseiGame().new_state(None, 0, rosters=rosters(tmp_path), forced_dice=[5, 1, 1, 4, 3])
+    s = KenseiGame().new_state(None, 0, rosters=rosters(tmp_path), forced_dice=[5, 1, 1, 4, 3, 2])
     assert s.d["scenario"] == "village-defense"
     assert "Scenario roll 5: Village defense" in texts(s)
 
 
 def test_initiative_roll_higher_wins_and_a_tie_rolls_again(tmp_path):
-    s = start(tmp_path, [3, 4, 5, 2, 4, 4, 2, 5]).apply("role attacker")
+    s = start(tmp_path, [3, 4, 5, 2, 1, 4, 4, 2, 5]).apply("role attacker")
     assert s.d["initiative"] == 1 and "a tie, roll again" in texts(s)
     assert s.to_move() == 0 and s.legal_actions() == ["duel", "no duel"]  # the other player may duel
 
@@ -235,3 +235,17 @@ def test_determinize_resamples_only_what_a_player_cannot_know(tmp_path):
     assert len(seen) > 1 and all(s.determinize(0, Rng(k)).d["secondary"][0] == 3 for k in range(5))
     d = s.determinize(0, Rng(1))
     assert d.d["units"] == s.d["units"] and d.legal_actions() == s.legal_actions()
+
+
+def test_preparing_for_battle_scenery_elements_one_d6_plus_one_and_commander_extras(tmp_path):
+    s = start(tmp_path, SETUP, a=ROSTER_A.replace('"hattamoto"', '"daimyo"'))
+    assert s.d["terrain"] == {"generic": 5, "extra": [2, 0]}
+    assert "5 generic scenery elements" in texts(s)
+
+
+def test_honour_roll_prompt_gives_the_honour_attribute(tmp_path):
+    s = activated(tmp_path)
+    s = play(s, "attack hero", "reaction attack", "contact 1", "order formed", "position front", "cover no",
+             "cover no")
+    s = s.with_forced_dice([1, 2, 3, 4, 5, 1, 5, 2]).apply("roll")
+    assert "HO 3" in s.prompt()

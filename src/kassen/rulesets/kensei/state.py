@@ -90,7 +90,7 @@ class KenseiState(State):
                    "initiative": 0, "units": [], "act": None, "pending": None, "questions": [], "combat": None,
                    "ability_used": [None, None], "bushido": [False, False], "fog": [False, False],
                    "hunt": [False, False], "hunting": [None, None], "result": None, "forced": list(forced),
-                   "rng": seed, "cards": [0, 0], "duel_declared": False, "extra": None}
+                   "rng": seed, "cards": [0, 0], "terrain": None, "duel_declared": False, "extra": None}
         s = cls(game, rosters, d)
         d["units"] = [[_unit(p) for p in s.profiles[seat].values()] for seat in (0, 1)]
         s._setup()
@@ -220,7 +220,7 @@ class KenseiState(State):
         secondary = [d["secondary"][s] if seat == s or d["phase"] == "over" else None for s in (0, 1)]
         return {"game": "kensei", "viewer": seat, "seats": list(self.seat_names()), "phase": d["phase"],
                 "turn": d["turn"], "scenario": d["scenario"], "secondary_mission_roll": secondary,
-                "strategy": d["strategy"], "roles": d["roles"], "initiative": d["initiative"],
+                "strategy": d["strategy"], "terrain": d["terrain"], "roles": d["roles"], "initiative": d["initiative"],
                 "command_cards": d["cards"], "act": d["act"], "pending": d["pending"],
                 "question": d["questions"][0] if d["questions"] else None, "units": units,
                 "ability_used": d["ability_used"], "to_move": self.to_move(), "prompt": self.prompt(),
@@ -284,7 +284,14 @@ class KenseiState(State):
             if tot[0] != tot[1]:
                 break
             self.emit("strategy-tie", {}, "A tie: both roll again (K26)")
-        d["strategy_winner"] = 0 if tot[0] > tot[1] else 1
+        d["strategy_winner"] = w = 0 if tot[0] > tot[1] else 1
+        roll = self.die()
+        extra = [t.sheet.commanders[self.rosters[s].commander].terrain for s in (0, 1)]
+        d["terrain"] = {"generic": roll + 1, "extra": extra}
+        self.emit("terrain", {"roll": roll, "generic": roll + 1, "extra": extra},
+                  f"{self.name(w)} won the Strategy roll and rolls {roll} + 1: {roll + 1} generic scenery elements, "
+                  f"ground-changing ones first, then the mission's, then the rest; extra elements: {self.name(0)} "
+                  f"+{extra[0]}, {self.name(1)} +{extra[1]} (003:24). Place them in turns at the table.")
         for s in (0, 1):
             if self.rosters[s].ability == "poison":
                 self._use_ability(s, "poison")
@@ -357,8 +364,8 @@ class KenseiState(State):
             for u in self.alive(s):
                 if u["retreat"]:
                     self._ask(s, "honour-retreat", ["honour pass", "honour fail"],
-                              f"Honour roll for {self.label(s, u['id'])}, in retreat (003:43); roll it at the table "
-                              f"(K27) and enter the result", unit=u["id"])
+                              f"Honour roll for {self.label(s, u['id'])} ({self._ho(s, u['id'])}), in retreat "
+                              f"(003:43); roll it at the table (K27) and enter the result", unit=u["id"])
         d["phase"] = "turn-cleanup"
         if not d["questions"]:
             self._cleanup()
@@ -1141,8 +1148,14 @@ class KenseiState(State):
         if self.d["phase"] == "over" or self.unit(s, uid)["left"] == 0:
             return
         self._ask(s, "honour", ["honour pass", "honour fail"],
-                  f"Honour roll for {self.label(s, uid)}, which {why} (003:102, 003:107): roll it at the table (K27) "
-                  f"and enter the result", unit=uid)
+                  f"Honour roll for {self.label(s, uid)} ({self._ho(s, uid)}), which {why} (003:102, 003:107): roll it "
+                  f"at the table (K27) and enter the result", unit=uid)
+
+    def _ho(self, s: int, uid: str) -> str:
+        """The troop's Honour attribute as the players need it for the roll (003:182, 003:244)."""
+        p, u = self.profile(s, uid), self.unit(s, uid)
+        ho = p.cls.ho - (1 if u["dishonoured"] else 0)
+        return f"HO {ho}" + (" with -1 for the Dishonoured marker" if u["dishonoured"] else "")
 
     def _honour_answer(self, q: JSON, action: str) -> None:
         s, uid = int(q["seat"]), str(q["unit"])
