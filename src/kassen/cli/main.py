@@ -626,7 +626,10 @@ def _scenarios_show(name: str, game: str | None) -> None:
 
 
 def main() -> None:
-    app()
+    from kassen.cli.kensei import dispatch  # Kensei's rules, scenarios, odds
+
+    if not dispatch(sys.argv[1:]):
+        app()
 
 
 if __name__ == "__main__":

@@ -73,6 +73,7 @@ HELP = """\
 VIEWS: dict[str, str] = {
     "clans": "kassen.cli.render_clans:render",
     "honourable-victory": "kassen.cli.render_hv:render",
+    "kensei": "kassen.cli.kensei:render",
 }
 
 

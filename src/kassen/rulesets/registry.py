@@ -21,6 +21,7 @@ GAMES: dict[str, tuple[str, str, str]] = {
     ),
     "clans": ("kassen.rulesets.clans.game", "ClansGame", "The clan card game: 2-4 clans, Battlefield tiles, secret Army cards"),
     "honourable-victory": ("kassen.rulesets.honourable_victory.game", "HonourableVictoryGame", "An Honourable Victory! (zone-based miniatures rules)"),
+    "kensei": ("kassen.rulesets.kensei.game", "KenseiGame", "Kensei (Zenit): a table companion for the miniatures game, exact dice odds"),
 }
 
 

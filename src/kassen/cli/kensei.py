@@ -1,0 +1,368 @@
+"""Kensei's commands: ``kassen rules kensei``, ``kassen scenarios kensei`` and
+``kassen odds --game kensei ENGAGEMENT.toml``.
+
+They live apart from :mod:`kassen.cli.main`; its ``main()`` hands the command line to
+:func:`dispatch` first, which runs them when the words name Kensei and otherwise leaves
+the line to the main app. The engagement format is in ``docs/formats-kensei.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, Literal, NoReturn
+
+import typer
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from kassen.engine.errors import FormatError, KassenError
+
+app = typer.Typer(name="kassen", help="Kensei commands.", no_args_is_help=True, add_completion=False,
+                  pretty_exceptions_enable=False, context_settings={"help_option_names": ["-h", "--help"]})
+
+USAGE, RUNTIME = 2, 1
+
+
+def _console() -> Console:
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+
+
+def _fail(message: str, code: int = USAGE) -> NoReturn:
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
+    raise typer.Exit(code)
+
+
+# ------------------------------------------------------------------ dispatch from kassen.cli.main
+def dispatch(argv: list[str]) -> bool:
+    """Run ``argv`` if it is a Kensei command (then exit as a command does); else return False."""
+    args = _kensei_args(argv)
+    if args is None:
+        return False
+    app(args=args, prog_name="kassen")
+    return True  # pragma: no cover (app() exits)
+
+
+def _kensei_args(argv: list[str]) -> list[str] | None:
+    if not argv:
+        return None
+    cmd, rest = argv[0], argv[1:]
+    if cmd in ("rules", "scenarios"):
+        if rest[:1] == ["kensei"]:
+            return [cmd, *rest[1:]]
+        if "--game" in rest and rest[rest.index("--game") + 1:rest.index("--game") + 2] == ["kensei"]:
+            i = rest.index("--game")
+            return [cmd, *rest[:i], *rest[i + 2:]]
+        if "--game=kensei" in rest:
+            return [cmd, *(a for a in rest if a != "--game=kensei")]
+        return None
+    if cmd == "odds":
+        if "--game=kensei" in rest:
+            return ["odds", *(a for a in rest if a != "--game=kensei")]
+        if "--game" in rest:
+            i = rest.index("--game")
+            if rest[i + 1:i + 2] == ["kensei"]:
+                return ["odds", *rest[:i], *rest[i + 2:]]
+    return None
+
+
+# ------------------------------------------------------------------ rules
+def _plain(obj: Any) -> Any:
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump(mode="json")
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    return obj
+
+
+@app.command()
+def rules(as_json: Annotated[bool, typer.Option("--json", help="Print the tables as JSON (the data the engine "
+                                                                "loads).")] = False) -> None:
+    """Print Kensei's tables: troop classes, weapons, armour, titles, clans, war machines, modifiers."""
+    from kassen.rulesets.kensei.data import load_tables
+
+    t = load_tables()
+    s = t.sheet
+    if as_json:
+        out = {"game": "kensei", **_plain(s.model_dump(mode="json")),
+               "modifiers": {k: _plain(m) for k, m in t.modifiers.items()}, "difficulty": _plain(t.difficulty)}
+        sys.stdout.write(json.dumps(out, indent=1) + "\n")
+        return
+    c = _console()
+    ct = Table("class", "name", "MOV", "AT (melee/ranged)", "INI", "HO", "WO", "KI", "source",
+               title="Troop attributes (MOV read as Move / Run, ruling K4)", show_lines=False)
+    for code, k in s.classes.items():
+        ct.add_row(code, k.name, f"{k.mov[0]} / {k.mov[1]}", f"{k.at[0]} / {k.at[1]}", str(k.ini), str(k.ho),
+                   str(k.wo), "-" if k.ki is None else str(k.ki), k.source)
+    c.print(ct)
+    wt = Table("type", "category", "weapons", "effects", "source", title="Hand to hand weapons", show_lines=True)
+    for w in s.weapon_types:
+        wt.add_row(str(w.type), w.category, ", ".join(w.weapons), "\n".join(e.text for e in w.effects), w.source)
+    c.print(wt)
+    rt = Table("weapon", "group", "range", "firearm", "source", title="Ranged weapons (firearms: +1 damage, ignore "
+                                                                      "worn armour, Unloaded after shooting)")
+    for r in s.ranged_weapons.values():
+        rt.add_row(r.name, r.band, f"up to {r.max_cm} cm", "yes" if r.firearm else "", r.source)
+    c.print(rt)
+    bt = Table("band", "distance", "source", title="Shooting ranges")
+    for band in s.ranges.values():
+        bt.add_row(band.name, f"over {band.min_cm} to {band.max_cm} cm" if band.min_cm else f"0 to {band.max_cm} cm",
+                   band.source)
+    c.print(bt)
+    at = Table("armour", "enemy damage", "source", title="Armour")
+    for a in s.armour.values():
+        at.add_row(a.name, f"{a.damage:+d}", a.source)
+    c.print(at)
+    tt = Table("title", "rules", "source", title="Titles", show_lines=True)
+    for ti in s.titles.values():
+        body = [r.text for r in ti.rules] or [f"Abilities: {', '.join(ti.abilities)}"]
+        tt.add_row(ti.name, "\n".join(body), ti.source)
+    c.print(tt)
+    kt = Table("clan", "abilities (one of them, once per game)", "war machines", "source", title="Clans",
+               show_lines=True)
+    for cl in s.clans.values():
+        kt.add_row(cl.name, "\n".join(f"{a.name}: {a.text}" for a in cl.abilities), cl.war_machines,
+                   f"{cl.source}, {cl.war_machines_source}")
+    c.print(kt)
+    lt = Table("commander", "Strategy roll", "command cards", "extra terrain", "source", title="Commander level")
+    for cm in s.commanders.values():
+        lt.add_row(cm.name, f"+{cm.strategy}", f"+{cm.cards}", f"+{cm.terrain}", f"{cm.source}, {cm.terrain_source}")
+    c.print(lt)
+    mt = Table("machine", "AT", "IA (as printed)", "ranges", "source", title="War machines")
+    for wm in s.war_machines.values():
+        mt.add_row(wm.name, str(wm.at), wm.ia, " - ".join(wm.bands), wm.source)
+    c.print(mt)
+    am = Table("ammunition", "PO", "impact", "effect", "source", title="Ammunition", show_lines=True)
+    for ammo in s.ammunition.values():
+        am.add_row(ammo.name + (" (short range only)" if ammo.short_only else ""), str(ammo.po), ammo.impact,
+                   s.impacts[ammo.impact].text, ammo.source)
+    c.print(am)
+    md = Table("roll", "modifier", "value", "source", title=f"Roll modifiers (difficulty {t.difficulty.value}+; "
+                                                            "dice rolls: dice added; the others: added to each die)")
+    for m in t.modifiers.values():
+        value = f"{m.value:+d}" if m.value else "the attribute"
+        md.add_row(m.roll, m.name + (" (inference)" if m.inference else ""), ("each " if m.per else "") + value,
+                   m.source)
+    c.print(md)
+
+
+# ------------------------------------------------------------------ scenarios
+@app.command()
+def scenarios(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """The six battle scenarios of the sheet, by the 1D6 roll that picks them."""
+    from kassen.rulesets.kensei.data import load_tables
+
+    rows = [{"game": "kensei", "roll": sc.roll, "id": sc.id, "name": sc.name, "source": sc.source,
+             "missions": "not on the quick-reference sheet (K30)"} for sc in
+            sorted(load_tables().sheet.scenarios, key=lambda x: x.roll)]
+    if as_json:
+        sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+        return
+    t = Table("1D6", "id", "scenario", "source", title="Kensei battle scenarios (003:14-35)")
+    for r in rows:
+        t.add_row(str(r["roll"]), str(r["id"]), str(r["name"]), str(r["source"]))
+    c = _console()
+    c.print(t)
+    c.print("Both players share the scenario's main mission; each rolls a secret 1D6 for a secondary mission. The "
+            "missions are not on the quick-reference sheet: play them from the rulebook (K30).")
+
+
+# ------------------------------------------------------------------ odds
+class _Side(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+    roster: str
+    troop: str
+
+
+class _Engagement(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["hand-to-hand", "shooting", "artillery"]
+    attacker: _Side | None = None
+    defender: _Side | None = None
+    artillery: dict[str, Any] | None = None
+    target: _Side | None = None
+    affected: int = Field(default=0, ge=0)
+    fire_template: bool = False
+
+
+def _situation(side: _Side, where: str, source: str) -> Any:
+    from kassen.rulesets.kensei.rolls import Situation
+
+    known = {f.name for f in dataclasses.fields(Situation)}
+    extra = dict(side.model_extra or {})
+    unknown = sorted(set(extra) - known)
+    if unknown:
+        raise FormatError(f"{source}: [{where}] unknown field {unknown[0]!r}; known: roster, troop, "
+                          f"{', '.join(sorted(known))}")
+    try:
+        return TypeAdapter(Situation).validate_python(extra)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise FormatError(f"{source}: [{where}] field {loc!r}: {err['msg']}") from None
+
+
+def _troop(side: _Side, where: str, base: Path) -> Any:
+    from kassen.rulesets.kensei.roster import profiles, read_roster
+
+    path = Path(side.roster)
+    if not path.is_absolute() and (base / path).exists():
+        path = base / path
+    r = read_roster(path if path.exists() else side.roster)
+    found = {p.id: p for p in profiles(r)}
+    if side.troop not in found:
+        raise FormatError(f"[{where}] roster {r.name!r} has no troop {side.troop!r}; its troops: {', '.join(found)}")
+    return found[side.troop]
+
+
+def read_engagement(path: Path) -> dict[str, Any]:
+    """Read ``path`` and count its odds: a JSON-ready dict (raises ``KassenError``)."""
+    from kassen.rulesets.kensei import rolls
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise FormatError(f"{path}: cannot read the engagement: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise FormatError(f"{path}: not valid TOML: {exc}") from None
+    try:
+        e = _Engagement.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise FormatError(f"{path}: field {loc!r}: {err['msg']}") from None
+    src, base = str(path), path.parent
+    if e.kind in ("hand-to-hand", "shooting"):
+        if e.attacker is None or e.defender is None:
+            raise FormatError(f"{src}: a {e.kind} engagement needs [attacker] and [defender] tables")
+        a, b = _troop(e.attacker, "attacker", base), _troop(e.defender, "defender", base)
+        sa, sb = _situation(e.attacker, "attacker", src), _situation(e.defender, "defender", src)
+        if e.kind == "hand-to-hand":
+            m = rolls.hand_to_hand(a, b, sa, sb)
+            return {"kind": e.kind, **m.to_json()}
+        return {"kind": e.kind, "a": rolls.odds(rolls.plan_shot(a, b, sa, sb)).to_json()}
+    if e.artillery is None or e.target is None:
+        raise FormatError(f"{src}: an artillery engagement needs [artillery] and [target] tables")
+    known = {f.name for f in dataclasses.fields(rolls.ArtillerySituation)}
+    unknown = sorted(set(e.artillery) - known)
+    if unknown:
+        raise FormatError(f"{src}: [artillery] unknown field {unknown[0]!r}; known: {', '.join(sorted(known))}")
+    try:
+        art = TypeAdapter(rolls.ArtillerySituation).validate_python(e.artillery)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise FormatError(f"{src}: [artillery] field {'.'.join(str(p) for p in err['loc'])!r}: {err['msg']}") from None
+    tp = _troop(e.target, "target", base)
+    st = _situation(e.target, "target", src)
+    ip = rolls.plan_impact(art)
+    io = rolls.impact_odds(ip)
+    from kassen.rulesets.kensei.data import load_tables
+
+    t = load_tables()
+    impact = {"plan": ip.to_json(), "successes": {str(k): {"p": str(v), "float": float(v)} for k, v in sorted(io.items())},
+              "effects": {str(k): rolls.impact_effect(t, ip.impact, k) for k in sorted(io)}}
+    dmg = rolls.odds(rolls.plan_artillery_damage(art.ammunition, tp, st, e.affected, e.fire_template))
+    return {"kind": e.kind, "impact": impact, "a": dmg.to_json()}
+
+
+def _dist_row(d: dict[str, Any]) -> str:
+    return "  ".join(f"{k}: {v['float']:.1%}" for k, v in d.items() if v["float"] >= 0.0005) or "-"
+
+
+def _print_roll(c: Console, title: str, r: dict[str, Any]) -> None:
+    p = r["plan"]
+    t = Table("modifier", "value", "source", title=f"{title}: {p['dice']} dice, hit on "
+                                                      f"{p['difficulty']}+ {p['hit_modifier']:+d}, damage "
+                                                      f"{p['damage_modifier']:+d}" + ("" if p["stuns"] else
+                                                                                      ", no Stunned markers"))
+    for group, label in (("dice_modifiers", "dice"), ("hit_modifiers", "to hit"), ("damage_modifiers", "damage")):
+        for m in p[group]:
+            t.add_row(f"{m['name']} ({label})" + (" (inference)" if m["inference"] else ""), f"{m['value']:+d}",
+                      m["source"])
+    c.print(t)
+    for name in ("impacts", "wounds", "stuns", "casualties"):
+        c.print(f"  {name:<10} {_dist_row(r[name])}   (mean {r['expected'][name]:.2f})")
+    c.print(f"  criticals  {_dist_row(r['criticals'])}")
+    if Fraction(r["leader_killed"]):
+        c.print(f"  leader killed: {float(Fraction(r['leader_killed'])):.1%}")
+    c.print(f"  troop wiped out: {float(Fraction(r['wiped_out'])):.1%}")
+
+
+@app.command()
+def odds(
+    engagement: Annotated[Path, typer.Argument(help="Engagement file (TOML): kind, [attacker] and [defender] "
+                                                    "(or [artillery] and [target]); docs/formats-kensei.md.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the distributions as JSON (exact fractions "
+                                                         "and floats).")] = False,
+) -> None:
+    """Exact odds of a Kensei hand-to-hand combat, shot or artillery shot, with every modifier and its sheet line."""
+    try:
+        r = read_engagement(engagement)
+    except KassenError as exc:
+        _fail(str(exc), RUNTIME)
+    if as_json:
+        sys.stdout.write(json.dumps(r, indent=1) + "\n")
+        return
+    c = _console()
+    if r["kind"] == "hand-to-hand":
+        _print_roll(c, f"{r['a']['plan']['attacker']} fights {r['a']['plan']['target']}", r["a"])
+        _print_roll(c, f"{r['b']['plan']['attacker']} fights {r['b']['plan']['target']}", r["b"])
+        c.print(f"[bold]Who wins (more wounds caused, ruling K12):[/] {r['a']['plan']['attacker']} "
+                f"{r['a_wins']['float']:.1%}, draw {r['draw']['float']:.1%}, {r['b']['plan']['attacker']} "
+                f"{r['b_wins']['float']:.1%}")
+        c.print(f"Casualties with the peasants' margin (003:256): {r['a']['plan']['attacker']} "
+                f"{_dist_row(r['a_casualties'])}; {r['b']['plan']['attacker']} {_dist_row(r['b_casualties'])}")
+    elif r["kind"] == "shooting":
+        _print_roll(c, f"{r['a']['plan']['attacker']} shoots {r['a']['plan']['target']}", r["a"])
+    else:
+        ip = r["impact"]["plan"]
+        t = Table("modifier", "value", "source", title=f"{ip['machine']} with {ip['ammunition']}: impact roll of "
+                                                          f"{ip['dice']} dice (4+), {ip['rerolls']} reroll(s)")
+        for m in ip["dice_modifiers"]:
+            t.add_row(m["name"] + (" (inference)" if m["inference"] else ""), f"{m['value']:+d}", m["source"])
+        c.print(t)
+        for k, v in r["impact"]["successes"].items():
+            c.print(f"  {k} success(es): {v['float']:.1%}: {r['impact']['effects'][k]}")
+        _print_roll(c, f"Damage on {r['a']['plan']['target']}", r["a"])
+    c.print("[dim]Exact counts over every die (fractions in --json). Rulings K1... in docs/rulings-kensei.md; "
+            "(inference) marks Kassen's reading where the sheet is silent.[/]")
+
+
+# ------------------------------------------------------------------ the terminal view (kassen play kensei)
+_MARKERS = (("used", "used"), ("fleeing", "fleeing"), ("sheltered", "sheltered"), ("retreat", "in retreat"),
+            ("dishonoured", "dishonoured"), ("unloaded", "unloaded"), ("strengthen", "strengthened"),
+            ("ran", "ran"), ("poisoned", "poisoned"), ("bought", "bought"))
+
+
+def render(obs: dict[str, Any], seat: int | None) -> Any:
+    """A Kensei battle as tables: each army's troops, miniatures, wounds and markers."""
+    from rich.console import Group
+
+    act = obs.get("act") or {}
+    head = (f"Turn {obs['turn']} · scenario {obs['scenario']} · initiative: {obs['seats'][obs['initiative']]} · "
+            f"command cards {obs['command_cards'][0]} / {obs['command_cards'][1]}")
+    parts: list[Any] = [head]
+    for s, units in enumerate(obs["units"]):
+        active = (act.get("active") or [None, None])[s]
+        orders = (act.get("orders") or [0, 0])[s]
+        t = Table("troop", "left", "wounds", "stunned", "leader", "markers",
+                  title=f"{obs['seats'][s]}" + (f" ({obs['roles'][s]})" if obs["roles"][s] else ""))
+        for u in units:
+            name = u["name"] + (f"  [bold]ACTIVE[/] ({orders} order(s))" if u["id"] == active else "")
+            marks = ", ".join(label for key, label in _MARKERS if u.get(key))
+            leader = ("yes" + (f", {u['leader_wounds']} wound(s)" if u["leader_wounds"] else "")) if u["leader"] else "-"
+            t.add_row(escape(name) if u["id"] != active else name, str(u["left"]) if u["left"] else "[dim]destroyed[/]",
+                      str(u["wounds"] or ""), str(u["stunned"] or ""), leader, marks)
+        parts.append(t)
+    q = obs.get("question")
+    if q:
+        parts.append(f"[bold]Table question:[/] {escape(str(q['text']))}")
+    return Group(*parts)

@@ -1,0 +1,60 @@
+"""Kensei: static facts, the six battle scenarios and states from JSON.
+
+Scenarios are the six battles of the sheet's scenario table (003:32-35); ``None`` rolls
+one (003:16). Options of ``new_state``: ``rosters="buke-vanguard,kuroi-te-horde"``
+(shipped names or TOML paths, in seat order; this is the default), ``forced_dice=[...]``
+(the set-up's dice).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kassen.engine.errors import FormatError
+from kassen.engine.protocol import Game
+from kassen.rulesets.kensei.data import load_tables
+from kassen.rulesets.kensei.roster import read_roster
+from kassen.rulesets.kensei.state import KenseiState
+
+DEFAULT_ROSTERS = ("buke-vanguard", "kuroi-te-horde")
+
+
+class KenseiGame(Game):
+    """The Kensei table companion (Zenit Miniatures, quick-reference sheet v2.5, seed 003)."""
+
+    id = "kensei"
+    name = "Kensei (table companion)"
+    rules_version = "1"
+    seats = ("Player 1", "Player 2")
+    #: the set-up throws dice (scenario, secret missions, Strategy roll): kassen run forces them from there
+    dice_at_setup = True
+
+    def scenarios(self) -> list[str]:
+        return [s.id for s in sorted(load_tables().sheet.scenarios, key=lambda s: s.roll)]
+
+    def default_scenario(self) -> str | None:
+        return None
+
+    def scenario_summary(self, scenario: str) -> dict[str, Any]:
+        sc = next(s for s in load_tables().sheet.scenarios if s.id == scenario)
+        return {"name": sc.name, "sides": ["attacker", "defender"], "first": "Strategy roll winner",
+                "note": f"Battle scenario {sc.roll} of the sheet's table ({sc.source}). Its main and secondary "
+                        f"missions are not on the quick-reference sheet: play them from the rulebook (K30)."}
+
+    def new_state(self, scenario: str | None = None, seed: int = 0, **options: Any) -> KenseiState:
+        unknown = sorted(set(options) - {"rosters", "forced_dice"})
+        if unknown:
+            raise FormatError(f"kensei: unknown option(s) {', '.join(unknown)} (known: rosters, forced_dice)")
+        if scenario is not None and scenario not in self.scenarios():
+            raise FormatError(f"unknown kensei scenario {scenario!r}; known: {', '.join(self.scenarios())} "
+                              f"(or none: the scenario is rolled)")
+        value = options.get("rosters") or ",".join(DEFAULT_ROSTERS)
+        names = [x.strip() for x in value.split(",")] if isinstance(value, str) else [str(x) for x in value]
+        if len(names) != 2:
+            raise FormatError(f"kensei: option 'rosters' needs two rosters (one per player), got {value!r}")
+        rosters = [read_roster(n) for n in names]
+        forced = [int(x) for x in options.get("forced_dice") or []]
+        return KenseiState.start(self, rosters, names, scenario, seed, forced)
+
+    def state_from_json(self, data: dict[str, Any]) -> KenseiState:
+        return KenseiState.from_json(self, data)
