@@ -363,3 +363,25 @@ def test_undo_takes_back_the_ai_answer_too_but_not_past_dice(app_client: Any) ->
         assert r.status_code == 200, r.text
     assert stored_actions(svc, gid) == [] and live.state.to_move() == 0
     assert not red.view()["undo"]["possible"]
+
+
+def test_the_kensei_roll_resolver_answers_exact_odds_and_names_bad_input(app_client: Any) -> None:
+    client, _ = app_client
+    r = client.post("/api/games", json={"ruleset": "kensei", "seats": ["human", "human"]})
+    assert r.status_code == 201, r.text
+    gid, token = r.json()["game_id"], r.json()["seats"][0]["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    body = {"kind": "hand-to-hand", "attacker": {"seat": 0, "troop": "yari-samurai", "charge": True},
+            "defender": {"seat": 1, "troop": "undead-ashigaru"}}
+    ok = client.post(f"/api/games/{gid}/calculator", json=body, headers=auth)
+    assert ok.status_code == 200, ok.text
+    odds = ok.json()
+    total = odds["a_wins"]["float"] + odds["draw"]["float"] + odds["b_wins"]["float"]
+    assert abs(total - 1) < 1e-9  # exact distributions: the three outcomes cover every roll
+    bad = client.post(f"/api/games/{gid}/calculator", json={**body, "attacker": {"seat": 0, "troop": "ninjas"}},
+                      headers=auth)
+    assert bad.status_code == 422 and "ninjas" in bad.json()["error"]["message"]
+    cc = client.post("/api/games", json={"seats": ["human", "human"]}).json()
+    none = client.post(f"/api/games/{cc['game_id']}/calculator", json=body,
+                       headers={"Authorization": f"Bearer {cc['seats'][0]['token']}"})
+    assert none.status_code == 404

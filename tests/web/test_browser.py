@@ -617,3 +617,31 @@ def test_the_board_zooms_with_two_fingers(browser: Any, server: Server) -> None:
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 392
     assert not errors, errors
     ctx.close()
+
+
+def test_the_kensei_companion_page_tracks_the_turn_and_resolves_a_roll(browser: Any, server: Server) -> None:
+    """Issue 17: a Kensei page with the two rosters, the turn tracker, markers per troop, the
+    table's question, and the roll resolver with its distribution bars."""
+    r = httpx.post(server.base + "/api/games", json={"ruleset": "kensei", "seats": ["human", "human"]}, timeout=10)
+    assert r.status_code == 201, r.text
+    seats = r.json()["seats"]
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + seats[0]["url"])
+    page.wait_for_selector("#kensei-table .ks-army")
+    text = page.locator("#kensei-table").inner_text()
+    assert "Turn" in text and "Yari samurai" in text and "wounds" in text
+    assert page.locator("#kensei-table .ks-army").count() == 2
+    # the resolver: hand to hand between the first troops of each side, with a charge
+    page.locator("#rs-attacker input[data-field=charge]").check()
+    page.locator("#resolve").click()
+    page.wait_for_selector("#resolver-winner")
+    assert "draw" in page.locator("#resolver-winner").inner_text()
+    assert page.locator('#resolver-result .ks-bars[data-dist="wounds"] .ks-bar').count() >= 2
+    assert "charge" in page.locator("#resolver-result .ks-mods").first.inner_text().lower()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "kensei.png"), full_page=True)
+    assert not errors, errors
+    ctx.close()

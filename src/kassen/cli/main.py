@@ -626,10 +626,12 @@ def _scenarios_show(name: str, game: str | None) -> None:
 
 
 def main() -> None:
-    from kassen.cli.kensei import dispatch  # Kensei's rules, scenarios, odds
+    if any(a in ("kensei", "--game=kensei") for a in sys.argv[1:]):  # Kensei's rules, scenarios, odds
+        from kassen.cli.kensei import dispatch
 
-    if not dispatch(sys.argv[1:]):
-        app()
+        if dispatch(sys.argv[1:]):
+            return
+    app()
 
 
 if __name__ == "__main__":

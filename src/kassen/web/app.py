@@ -299,6 +299,13 @@ def create_app(db_url: str, service: GameService | None = None,
         live, s = seat(game_id, authorization, token)
         return JSONResponse(svc.odds(live, s, action), headers=NO_STORE)
 
+    @app.post("/api/games/{game_id}/calculator")
+    def post_calculator(game_id: str, body: dict[str, Any], authorization: Auth = None,
+                        token: TokenQ = None) -> JSONResponse:
+        """A game's dice calculator (Kensei: the roll resolver's exact distributions)."""
+        live, _ = seat(game_id, authorization, token)
+        return JSONResponse(svc.calculator(live, body), headers=NO_STORE)
+
     @app.get("/api/games/{game_id}/replay")
     def get_replay(game_id: str, step: Annotated[int, Query(ge=0)], authorization: Auth = None,
                    token: TokenQ = None) -> JSONResponse:

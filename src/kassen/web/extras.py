@@ -11,7 +11,7 @@ from typing import Any
 from kassen.engine.protocol import Game
 
 #: game id -> JS view module under static/views/ (others: "generic")
-VIEWS: dict[str, str] = {"cc-samurai": "cc", "cc-samurai-zvezda": "cc", "clans": "clans", "honourable-victory": "hv"}
+VIEWS: dict[str, str] = {"cc-samurai": "cc", "cc-samurai-zvezda": "cc", "clans": "clans", "honourable-victory": "hv", "kensei": "kensei"}
 
 
 def view_for(game_id: str) -> str:

@@ -456,6 +456,20 @@ class GameService:
             raise WebError(404, f"no odds for {action!r} in {live.game.id}")
         return result
 
+    def calculator(self, live: LiveGame, body: dict[str, Any]) -> dict[str, Any]:
+        """A game's dice calculator (Kensei's roll resolver): exact odds of a situation the
+        players describe. Nothing hidden goes in or out, so every link may ask."""
+        fn = getattr(live.game, "calculator", None)
+        if fn is None:
+            raise WebError(404, f"{live.game.name} has no dice calculator")
+        with live.lock:
+            state = live.state
+        try:
+            result: dict[str, Any] = fn(state, body)
+        except KassenError as exc:
+            raise WebError(422, str(exc)) from None
+        return result
+
     # ----------------------------------------------------------- actions
     def act(self, live: LiveGame, seat: int, action: str, at: int | None) -> None:
         """Apply ``seat``'s action; 409 if it is not its turn or ``at`` is stale, 422 if illegal."""

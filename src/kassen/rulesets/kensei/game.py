@@ -58,3 +58,25 @@ class KenseiGame(Game):
 
     def state_from_json(self, data: dict[str, Any]) -> KenseiState:
         return KenseiState.from_json(self, data)
+
+    def calculator(self, state: Any, request: dict[str, Any]) -> dict[str, Any]:
+        """The page's roll resolver: the exact odds of an engagement between troops of this
+        battle. ``request`` is an engagement (``docs/formats-kensei.md``) whose sides name a
+        ``seat`` (0 or 1) instead of a roster; raises ``KassenError`` naming what is wrong."""
+        from kassen.rulesets.kensei.engagement import engagement_odds
+
+        if not isinstance(request, dict) or not isinstance(state, KenseiState):
+            raise FormatError("the roll resolver takes an engagement object for a Kensei battle")
+        rosters = state.d["rosters"]
+        data = dict(request)
+        for key in ("attacker", "defender", "target"):
+            side = data.get(key)
+            if side is None:
+                continue
+            if not isinstance(side, dict) or side.get("seat") not in (0, 1):
+                raise FormatError(f"{key}: a side names its seat, 0 or 1, and a troop")
+            side = dict(side)
+            side["roster"] = rosters[side.pop("seat")]
+            data[key] = side
+        return engagement_odds(data, "the roll resolver")
+

@@ -410,6 +410,7 @@ class GameScreen {
     const screen = this;
     this.view = mod.create({
       main: this.mainBox, side: this.sideBox,
+      gameId: this.gameId, token: this.token,
       act: (a) => screen.act(a),
       tooltip: {
         show(content, ev) {
