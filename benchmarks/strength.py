@@ -7,7 +7,9 @@ Usage (from the project root; one process, so one core)::
     PYTHONPATH=src .venv/bin/python benchmarks/strength.py hard normal --games 20 --json out.json
 
 Players are the names of :func:`kassen.ai.players.make_player` (random, greedy, mcts,
-easy, normal, hard). Game ``i`` uses seed ``seed + i``; in odd games the players swap
+easy, normal, hard), or a C&C Samurai level with its planner settings changed, for
+experiments: ``normal+card_rollouts=30+battle_samples=12`` (the keywords of
+:class:`kassen.ai.planner.TurnPlanner`), and ``+weights=FILE`` for other weights. Game ``i`` uses seed ``seed + i``; in odd games the players swap
 seats. A player's seed in game ``i`` is ``(seed + i) * 7919 + seat`` (as in
 :func:`kassen.ai.series.play_one`). A draw or an unfinished game counts as not won.
 """
@@ -54,9 +56,28 @@ class Timed(Player):
             self.worst_turn = max(self.worst_turn, self._turn)
 
 
+def make(label: str, seed: int) -> Player:
+    """``make_player(label)``, or ``level+key=value+...``: that level's planner with settings changed."""
+    if "+" not in label:
+        return make_player(label, seed)
+    from kassen.ai.evaluate import load_weights
+    from kassen.ai.planner import TurnPlanner
+    from kassen.ai.players import PLANNER_LEVELS
+
+    level, *pairs = label.split("+")
+    kwargs: dict[str, Any] = dict(PLANNER_LEVELS[level])
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key == "weights":
+            kwargs["weights"] = load_weights(value)
+        else:
+            kwargs[key] = float(value) if "." in value else int(value)
+    return TurnPlanner(seed, name=label, **kwargs)
+
+
 def play_game(spec: GameSpec) -> dict[str, Any]:
     start = time.perf_counter()
-    players = [Timed(make_player(name, spec.seed * 7919 + i)) for i, name in enumerate(spec.players)]
+    players = [Timed(make(name, spec.seed * 7919 + i)) for i, name in enumerate(spec.players)]
     out = play_one(spec, players=list(players))
     out["seconds"] = time.perf_counter() - start
     out["think_seconds"] = [p.seconds for p in players]
@@ -84,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", dest="json_path", help="also write every game's summary to this file")
     args = ap.parse_args(argv)
     for name in (args.player, args.opponent):
-        make_player(name, 0)
+        make(name, 0)
     a, b = args.player, args.opponent
     labels = [a, b] if a != b else [a, f"{b}'"]
     print(f"== {a} vs {b}: {args.games} games of {args.game} {args.scenario}, seeds {args.seed}.."
