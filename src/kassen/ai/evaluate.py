@@ -21,8 +21,9 @@ Terms (each a difference, ``seat`` minus the opponent):
 * support: units with two or more friends around them ignore a flag;
 * threats: for every unit, the best expected damage it could deal next turn
   (adjacent targets, and with a discount targets one move away; ranged targets
-  in range), in blocks and eliminations (a banner); the side that moves next
-  counts more;
+  in range), in blocks and eliminations (a banner); a side's best
+  ``threat_units`` threats count (it orders only a few units a turn), and the
+  side that moves next counts more;
 * pending attacks: during a side's own turn, the expected damage of the attacks
   its ordered units can still make now;
 * hand fit: how well ``seat``'s own section cards match where its units stand;
@@ -220,6 +221,7 @@ def evaluate(s: CCState, seat: int, w: Weights) -> float:
     leaders = s.leaders
     b = s.b
     enemy_hexes: list[list[Hex]] = [[], []]
+    threats: list[list[float]] = [[], []]
     for h, u in units.items():
         enemy_hexes[1 - u.side].append(h)
     for h, u in units.items():
@@ -236,8 +238,7 @@ def evaluate(s: CCState, seat: int, w: Weights) -> float:
         ld = leaders.get(h)
         if ld is not None and ld.side == u.side:
             score += sg * (w["commander"] if ld.kind == "commander" else w["leader_attached"])
-        th = _threat(s, h, w)
-        score += sg * th * (w["threat_next"] if u.side == next_side else w["threat_later"])
+        threats[u.side].append(_threat(s, h, w))
         # engagement (``seat``'s own units only: the enemy closing in is no loss): distance to the
         # nearest enemy unit, capped
         foes = enemy_hexes[u.side]
@@ -247,6 +248,11 @@ def evaluate(s: CCState, seat: int, w: Weights) -> float:
     for h, ld in leaders.items():
         if h not in units:
             score += sign[ld.side] * w["leader_lone"]
+    # a side orders a few units a turn: its best ``threat_units`` threats count (0: all of them)
+    k = int(w.get("threat_units", 0))
+    for side in (0, 1):
+        ts = sorted(threats[side], reverse=True)[:k] if k else threats[side]
+        score += sign[side] * sum(ts) * (w["threat_next"] if side == next_side else w["threat_later"])
     if own_turn_phase and top != "play":
         orders = s.ti["orders"]
         pending = 0.0

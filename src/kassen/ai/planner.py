@@ -64,14 +64,16 @@ class TurnPlanner(Player):
     ``battle_samples``: determinizations per candidate attack; ``card_rollouts``: sampled
     completions of the turn for the ``card_beam`` best cards (0: judge cards by expectation
     only); ``noise``: the chance of a random order or move instead of the planned one
-    (the ``easy`` level); ``seconds``: a soft time budget per turn for the rollouts.
+    (the ``easy`` level); ``seconds``: a soft time budget per turn for the rollouts;
+    ``reply``: rollouts also play the opponent's next turn (card, orders and moves by
+    expectation, battles with sampled dice) and judge the position after it.
     """
 
     name = "normal"
 
     def __init__(self, seed: int = 0, *, weights: Weights | None = None, battle_samples: int = 6,
                  card_rollouts: int = 0, card_beam: int = 3, noise: float = 0.0, seconds: float | None = None,
-                 name: str | None = None) -> None:
+                 reply: bool = False, name: str | None = None) -> None:
         self.rng = Rng(seed)
         self.w = weights if weights is not None else load_weights()
         self.battle_samples = battle_samples
@@ -79,6 +81,7 @@ class TurnPlanner(Player):
         self.card_beam = card_beam
         self.noise = noise
         self.seconds = seconds
+        self.reply = reply
         if name:
             self.name = name
         #: the planned actions, each with the signature of the state it expects
@@ -114,36 +117,38 @@ class TurnPlanner(Player):
         return bool(self.plan) and self.plan[0][1] in legal and self.plan[0][0] == _signature(det)
 
     # ------------------------------------------------------------ planning
-    def _plan_turn(self, s: CCState, seat: int) -> list[tuple[tuple[Any, ...], str]]:
-        """The planned actions from ``s`` (a play, order or move decision) to the battle phase."""
+    def _plan_turn(self, s: CCState, seat: int, rollouts: int | None = None,
+                   max_cards: int = 0) -> list[tuple[tuple[Any, ...], str]]:
+        """The planned actions from ``s`` (a play, order or move decision) to the battle phase
+        (``max_cards``: consider only that many cards, drawn at random; 0: all)."""
+        rollouts = self.card_rollouts if rollouts is None else rollouts
         cache: dict[tuple[str, Any], float] = {}
         if _top(s) != "play":
             steps, _ = self._orders_and_moves(s, seat, cache)
             return steps
         options = []
-        for a in s.legal_actions():
-            if not a.startswith("play "):
-                continue
+        plays = [a for a in s.legal_actions() if a.startswith("play ")]
+        if max_cards and len(plays) > max_cards:
+            plays = self.rng.shuffled(plays)[:max_cards]
+        for a in plays:
             s1 = settle(s.apply(a), seat, self.w, self.rng)
             steps, end = self._orders_and_moves(s1, seat, cache)
             options.append((evaluate(end, seat, self.w), a, [(_signature(s), a), *steps]))
         if not options:
             return []
         options.sort(key=lambda o: -o[0])
-        if self.card_rollouts > 0 and len(options) > 1:
+        if rollouts > 0 and len(options) > 1:
+            # rounds over the beam, so that a time budget cuts every card's rollouts alike
             deadline = None if self.seconds is None else time.monotonic() + self.seconds
-            judged = []
-            for value, a, steps in options[: self.card_beam]:
-                total = 0.0
-                n = 0
-                for _ in range(self.card_rollouts):
-                    if deadline is not None and n > 0 and time.monotonic() > deadline:
-                        break
-                    total += self._rollout_turn(s, seat, [act for _, act in steps])
-                    n += 1
-                judged.append((total / n, value, a, steps))
-            judged.sort(key=lambda o: (-o[0], -o[1]))
-            return judged[0][3]
+            beam = options[: self.card_beam]
+            totals = [0.0] * len(beam)
+            for r in range(rollouts):
+                if deadline is not None and r > 0 and time.monotonic() > deadline:
+                    break
+                for i, (_, _, steps) in enumerate(beam):
+                    totals[i] += self._rollout_turn(s, seat, [act for _, act in steps])
+            judged = sorted(range(len(beam)), key=lambda i: (-totals[i], -beam[i][0]))
+            return beam[judged[0]][2]
         return options[0][2]
 
     def _orders_and_moves(self, s: CCState, seat: int,
@@ -211,7 +216,35 @@ class TurnPlanner(Player):
                 break
             d = settle(d.apply(a), seat, self.w, self.rng)
         d = self._play_battles(d, seat)
+        if self.reply:
+            d = self._finish_turn(d, seat)
+            if not d.is_terminal() and _top(d) == "play":
+                d = self._play_cheap_turn(d, 1 - seat)
         return evaluate(d, seat, self.w)
+
+    def _finish_turn(self, d: CCState, seat: int) -> CCState:
+        """The end of ``seat``'s turn by the reaction policy, to the next player's ``play``."""
+        guard = 0
+        while not d.is_terminal() and _top(d) != "play" and guard < 60:
+            guard += 1
+            mover = d.to_move()
+            assert mover is not None
+            legal = d.legal_actions()
+            d = settle(d.apply(legal[0] if len(legal) == 1 else react(d, mover, legal, self.w, self.rng)),
+                       seat, self.w, self.rng)
+        return d
+
+    def _play_cheap_turn(self, d: CCState, mover: int) -> CCState:
+        """``mover``'s whole turn as this planner plans it without rollouts (on a determinization,
+        so his hand there is a sample), battles by expected damage; to the end of his turn."""
+        for _, a in self._plan_turn(d, mover, rollouts=0, max_cards=2):
+            if d.is_terminal() or d.to_move() != mover or a not in d.legal_actions():
+                break
+            d = settle(d.apply(a), mover, self.w, self.rng)
+        while not d.is_terminal() and d.to_move() == mover and _top(d) in ("order", "move"):
+            d = settle(d.apply("done" if _top(d) == "order" else "end-move"), mover, self.w, self.rng)
+        d = self._play_battles(d, mover)
+        return self._finish_turn(d, mover)
 
     def _play_battles(self, d: CCState, seat: int) -> CCState:
         """The battle phase by expected damage (attacks worth more first), dice from our generator."""
@@ -301,6 +334,26 @@ def _best_by_eval(s: CCState, seat: int, options: list[str], w: Weights) -> str:
     return best
 
 
+def _gain_ground(s: CCState, seat: int, legal: list[str], w: Weights) -> str:
+    """Advance or stay, by the evaluation after it, plus the bonus close combat an advance earns."""
+    best, best_v = legal[-1], -float("inf")
+    for a in legal:
+        s2 = s.apply(a)
+        v = evaluate(s2, seat, w)
+        top = s2.stack[-1] if s2.stack else {}
+        if top.get("t") == "combat" and top.get("step") == "bonus" and top.get("seat") == seat:
+            h = s2.b.parse(top["tgt"])
+            u = s2.units.get(h)
+            if u is not None:
+                vals = [0.3 * float(w["banner"]) if n not in s2.units else
+                        expected_damage(s2, s2.ut(u), u.blocks, "close", 1, s2.ter(h), n, True, w)
+                        for n in s2.close_targets(h)]
+                v += w["pending_attack"] * max(vals, default=0.0)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
 def react(s: CCState, seat: int, legal: list[str], w: Weights, rng: Rng) -> str:
     """A fast sound policy for every decision outside the planned turn (and a fallback inside it)."""
     legal = [a for a in legal if a not in RESIGN] or legal
@@ -317,7 +370,7 @@ def react(s: CCState, seat: int, legal: list[str], w: Weights, rng: Rng) -> str:
         if step == "flags":
             return max(legal, key=lambda a: int(a.split()[1]))
         if step == "gain":
-            return _best_by_eval(s, seat, legal, w)
+            return _gain_ground(s, seat, legal, w)
         if step == "bonus":
             bonus = [a for a in legal if a.startswith("bonus ")]
             if not bonus:
