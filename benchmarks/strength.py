@@ -108,8 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         make(name, 0)
     a, b = args.player, args.opponent
     labels = [a, b] if a != b else [a, f"{b}'"]
+    commit = git_commit()  # the code this run imported (HEAD may move while it runs)
     print(f"== {a} vs {b}: {args.games} games of {args.game} {args.scenario}, seeds {args.seed}.."
-          f"{args.seed + args.games - 1}, sides swapped, commit {git_commit()}", flush=True)
+          f"{args.seed + args.games - 1}, sides swapped, commit {commit}", flush=True)
     results: list[dict[str, Any]] = []
     wins = draws = unfinished = 0
     think = [0.0, 0.0]
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     lo, hi = wilson(wins, n)
     summary = {
         "player": a, "opponent": b, "game": args.game, "scenario": args.scenario, "games": n,
-        "seeds": [args.seed, args.seed + n - 1], "commit": git_commit(), "wins": wins, "draws": draws,
+        "seeds": [args.seed, args.seed + n - 1], "commit": commit, "wins": wins, "draws": draws,
         "unfinished": unfinished, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi],
         "mean_turns": sum(r["turns"] or 0 for r in results) / max(1, n),
         "seconds_per_turn": {labels[k]: think[k] / max(1, turns[k]) for k in (0, 1)},

@@ -97,8 +97,8 @@ class LevelPlayer(Player):
 #: the C&C Samurai planner's settings per level (see :class:`kassen.ai.planner.TurnPlanner`)
 PLANNER_LEVELS: dict[str, dict[str, object]] = {
     "easy": {"battle_samples": 2, "noise": 0.3},
-    "normal": {"battle_samples": 6, "card_rollouts": 6, "card_beam": 3, "seconds": 1.5},
-    "hard": {"battle_samples": 16, "card_rollouts": 24, "card_beam": 5, "seconds": 8.0},
+    "normal": {"battle_samples": 8, "card_rollouts": 6, "card_beam": 3, "reply": True, "seconds": 1.5},
+    "hard": {"battle_samples": 16, "card_rollouts": 24, "card_beam": 5, "reply": True, "seconds": 8.0},
 }
 
 
