@@ -189,7 +189,7 @@ def test_serve_new_game_prints_the_link_when_no_browser_opens(tmp_path: Path) ->
         gid, token = link.group(2), link.group(3)
         v = httpx.get(f"{link.group(1).split('/game')[0]}/api/games/{gid}",
                       headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
-        assert v["seats"] == [{"name": "Red", "kind": "human"}, {"name": "Blue", "kind": "greedy"}]
+        assert v["seats"] == [{"name": "Red", "kind": "human"}, {"name": "Blue", "kind": "normal"}]
         assert v["your_turn"] and v["scenario"] == "first-samurai-skirmish"
     finally:
         proc.kill()

@@ -73,12 +73,65 @@ def _mcts(seed: int) -> Player:
     return MCTSPlayer(seed)
 
 
+class LevelPlayer(Player):
+    """A difficulty level (``easy``, ``normal``, ``hard``): the whole-turn planner of
+    :mod:`kassen.ai.planner` for C&C Samurai (both editions), and for the other games an
+    existing player with a budget to match (easy: greedy with one sample and short
+    playouts; normal: greedy; hard: MCTS with 300 iterations). The player is chosen at
+    the first decision, from the game's id (public)."""
+
+    def __init__(self, level: str, seed: int) -> None:
+        self.name = level
+        self.level = level
+        self.seed = seed
+        self.inner: Player | None = None
+        self.game_id: str | None = None
+
+    def choose(self, state: State, seat: int) -> str:
+        gid = state.game.id
+        if self.inner is None or gid != self.game_id:
+            self.inner, self.game_id = level_player(self.level, gid, self.seed), gid
+        return self.inner.choose(state, seat)
+
+
+#: the C&C Samurai planner's settings per level (see :class:`kassen.ai.planner.TurnPlanner`)
+PLANNER_LEVELS: dict[str, dict[str, object]] = {
+    "easy": {"battle_samples": 2, "noise": 0.3},
+    "normal": {"battle_samples": 8, "card_rollouts": 6, "card_beam": 3, "reply": True, "seconds": 1.5},
+    "hard": {"battle_samples": 16, "card_rollouts": 24, "card_beam": 5, "reply": True, "seconds": 8.0},
+}
+
+
+def level_player(level: str, game_id: str, seed: int) -> Player:
+    """The player a difficulty level uses for ``game_id``."""
+    if game_id.startswith("cc-samurai"):
+        from kassen.ai.planner import TurnPlanner
+
+        return TurnPlanner(seed, name=level, **PLANNER_LEVELS[level])  # type: ignore[arg-type]
+    from kassen.ai.search import GreedyPlayer, MCTSPlayer
+
+    if level == "easy":
+        return GreedyPlayer(seed, samples=1, depth=6)
+    if level == "normal":
+        return GreedyPlayer(seed)
+    return MCTSPlayer(seed, iterations=300)
+
+
+def _level(level: str) -> Callable[[int], Player]:
+    return lambda seed: LevelPlayer(level, seed)
+
+
 #: player name -> factory taking a seed
 PLAYERS: dict[str, Callable[[int], Player]] = {
     "random": RandomPlayer,
     "greedy": _greedy,
     "mcts": _mcts,
+    "easy": _level("easy"),
+    "normal": _level("normal"),
+    "hard": _level("hard"),
 }
+#: the level front ends offer by default
+DEFAULT_LEVEL = "normal"
 
 #: names a front end handles itself (a person at the keyboard)
 FRONT_END_PLAYERS = ("human",)
@@ -103,4 +156,4 @@ def make_player(name: str, seed: int) -> Player:
     return factory(seed)
 
 
-__all__ = ["PLAYERS", "Player", "RandomPlayer", "known_players", "make_player"]
+__all__ = ["DEFAULT_LEVEL", "PLAYERS", "LevelPlayer", "Player", "RandomPlayer", "known_players", "make_player"]

@@ -106,7 +106,8 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
 def play(
     game: Annotated[str, typer.Argument(help="Game id (see `kassen games`).")] = "cc-samurai",
     scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
-    players: Annotated[str, typer.Option(help="One player per seat: human, random, greedy, mcts; e.g. human,greedy.")] = "human,greedy",
+    players: Annotated[str, typer.Option(help="One player per seat: human, random, easy, greedy, normal, hard, mcts; "
+                                                  "e.g. human,hard.")] = "human,normal",
     seed: Annotated[int | None, typer.Option(help="Random seed (default: from the clock).")] = None,
     load: Annotated[Path | None, typer.Option(help="Resume a saved game.")] = None,
     tui: Annotated[bool, typer.Option("--tui/--no-tui", help="Play in the terminal (the default; for the browser "
@@ -212,7 +213,8 @@ def run(
 def battle(
     game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
     scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
-    players: Annotated[str, typer.Option(help="One computer player per seat, in seat order: random, greedy, mcts.")] = "greedy,random",
+    players: Annotated[str, typer.Option(help="One computer player per seat, in seat order: random, easy, greedy, "
+                                                  "normal, hard, mcts.")] = "greedy,random",
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 10,
     seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
     workers: Annotated[int, typer.Option(min=1, help="Processes to play in parallel.")] = 1,

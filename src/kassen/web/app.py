@@ -131,8 +131,8 @@ class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     ruleset: str = Field("cc-samurai", min_length=1, max_length=64, description="game id, see /api/catalog")
     scenario: str | None = Field(None, max_length=200, description="scenario id; null: the introductory one")
-    seats: list[str] = Field(["human", "greedy"], min_length=1, max_length=8,
-                             description="one per seat: 'human' or an AI level (random, greedy, mcts)")
+    seats: list[str] = Field(["human", "normal"], min_length=1, max_length=8,
+                             description="one per seat: 'human' or an AI level (random, easy, greedy, normal, hard, mcts)")
 
 
 class ActionBody(BaseModel):

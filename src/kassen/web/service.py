@@ -37,9 +37,12 @@ log = logging.getLogger("kassen.web")
 HUMAN = "human"
 #: the computer players offered, weakest first, with a word for the lobby
 AI_LEVELS: dict[str, str] = {
-    "random": "beginner",
-    "greedy": "standard",
-    "mcts": "strong, slower",
+    "random": "random moves",
+    "easy": "easy",
+    "greedy": "greedy, one move ahead",
+    "normal": "normal (about 2 seconds a turn)",
+    "hard": "hard (about 10 seconds a turn)",
+    "mcts": "tree search, slow",
 }
 #: event data keys a seat may receive (positions, dice, sides); others (card ids) are dropped
 EVENT_KEYS = frozenset({"faces", "dice", "frm", "to", "hex", "att", "tgt", "atts", "side", "seat", "turn",

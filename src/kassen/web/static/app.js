@@ -44,7 +44,7 @@ async function lobby() {
   // quick start
   const intro = cat.games.find((g) => g.id === "cc-samurai") || cat.games[0];
   const quick = h("button", {class: "primary big", id: "quick-start", onclick: () => start(
-    intro.id, intro.default_scenario, ["human", ...intro.seats.slice(1).map(() => "greedy")])},
+    intro.id, intro.default_scenario, ["human", ...intro.seats.slice(1).map(() => "normal")])},
   "Play a battle against the AI");
   wrap.append(h("section", {class: "panel wide"},
     h("h2", {}, "Kassen: Sengoku battles with every rule enforced"),
@@ -75,7 +75,7 @@ async function lobby() {
     fill(seatsBox, ...g.seats.map((seat, i) => h("div", {class: "seat-row"},
       h("span", {class: sideClass(seat)}, `${seat}${sides && sides[i] && sides[i] !== seat ? ` (${sides[i]})` : ""}`),
       h("select", {"data-seat": i, "aria-label": `${seat} player`},
-        ...cat.players.map((p) => h("option", {value: p.id, selected: (i === 0 ? p.id === "human" : p.id === "greedy")},
+        ...cat.players.map((p) => h("option", {value: p.id, selected: (i === 0 ? p.id === "human" : p.id === "normal")},
           p.id === "human" ? "Human" : `AI: ${p.text} (${p.id})`))))));
   }
   gameSel.addEventListener("change", fillScen);

@@ -1,0 +1,156 @@
+"""AI strength: a seeded series between two players, sides swapped every game, with the
+first player's win rate, its 95% Wilson interval and the thinking time per turn.
+
+Usage (from the project root; one process, so one core)::
+
+    PYTHONPATH=src .venv/bin/python benchmarks/strength.py normal greedy --games 100 --seed 0
+    PYTHONPATH=src .venv/bin/python benchmarks/strength.py hard normal --games 20 --json out.json
+
+Players are the names of :func:`kassen.ai.players.make_player` (random, greedy, mcts,
+easy, normal, hard), or a C&C Samurai level with its planner settings changed, for
+experiments: ``normal+card_rollouts=30+battle_samples=12`` (the keywords of
+:class:`kassen.ai.planner.TurnPlanner`), and ``+weights=FILE`` for other weights. Game ``i`` uses seed ``seed + i``; in odd games the players swap
+seats. A player's seed in game ``i`` is ``(seed + i) * 7919 + seat`` (as in
+:func:`kassen.ai.series.play_one`). A draw or an unfinished game counts as not won.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from kassen.ai.players import Player, make_player
+from kassen.ai.series import GameSpec, play_one, specs, wilson
+from kassen.engine.protocol import State
+
+
+class Timed(Player):
+    """Counts a player's thinking time and the turns it played (its ``play`` decisions)."""
+
+    def __init__(self, inner: Player) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.seconds = 0.0
+        self.turns = 0
+        self.worst_turn = 0.0
+        self._turn = 0.0
+
+    def choose(self, state: State, seat: int) -> str:
+        legal = state.legal_actions()
+        new_turn = bool(legal) and all(a.startswith("play ") for a in legal)
+        if new_turn:
+            self.turns += 1
+            self._turn = 0.0
+        t = time.perf_counter()
+        try:
+            return self.inner.choose(state, seat)
+        finally:
+            dt = time.perf_counter() - t
+            self.seconds += dt
+            self._turn += dt
+            self.worst_turn = max(self.worst_turn, self._turn)
+
+
+def make(label: str, seed: int) -> Player:
+    """``make_player(label)``, or ``level+key=value+...``: that level's planner with settings changed."""
+    if "+" not in label:
+        return make_player(label, seed)
+    from kassen.ai.evaluate import load_weights
+    from kassen.ai.planner import TurnPlanner
+    from kassen.ai.players import PLANNER_LEVELS
+
+    level, *pairs = label.split("+")
+    kwargs: dict[str, Any] = dict(PLANNER_LEVELS[level])
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key == "weights":
+            kwargs["weights"] = load_weights(value)
+        else:
+            kwargs[key] = float(value) if "." in value else int(value)
+    return TurnPlanner(seed, name=label, **kwargs)
+
+
+def play_game(spec: GameSpec) -> dict[str, Any]:
+    start = time.perf_counter()
+    players = [Timed(make(name, spec.seed * 7919 + i)) for i, name in enumerate(spec.players)]
+    out = play_one(spec, players=list(players))
+    out["seconds"] = time.perf_counter() - start
+    out["think_seconds"] = [p.seconds for p in players]
+    out["own_turns"] = [p.turns for p in players]
+    out["worst_turn_seconds"] = [p.worst_turn for p in players]
+    return out
+
+
+def git_commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("player")
+    ap.add_argument("opponent")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
+    ap.add_argument("--game", default="cc-samurai")
+    ap.add_argument("--scenario", default="first-samurai-skirmish")
+    ap.add_argument("--json", dest="json_path", help="also write every game's summary to this file")
+    args = ap.parse_args(argv)
+    for name in (args.player, args.opponent):
+        make(name, 0)
+    a, b = args.player, args.opponent
+    labels = [a, b] if a != b else [a, f"{b}'"]
+    commit = git_commit()  # the code this run imported (HEAD may move while it runs)
+    print(f"== {a} vs {b}: {args.games} games of {args.game} {args.scenario}, seeds {args.seed}.."
+          f"{args.seed + args.games - 1}, sides swapped, commit {commit}", flush=True)
+    results: list[dict[str, Any]] = []
+    wins = draws = unfinished = 0
+    think = [0.0, 0.0]
+    turns = [0, 0]
+    worst = [0.0, 0.0]
+    start = time.perf_counter()
+    for i, spec in enumerate(specs(args.game, args.scenario, [a, b], args.games, args.seed, swap=True)):
+        r = play_game(spec)
+        results.append(r)
+        me = 0 if i % 2 == 0 else 1  # the seat of the first player
+        if r["reason"] == "unfinished":
+            unfinished += 1
+        elif r["winner_seat"] is None:
+            draws += 1
+        elif r["winner_seat"] == me:
+            wins += 1
+        for k, seat in enumerate((me, 1 - me)):
+            think[k] += r["think_seconds"][seat]
+            turns[k] += r["own_turns"][seat]
+            worst[k] = max(worst[k], r["worst_turn_seconds"][seat])
+        won = "draw" if r["winner_seat"] is None else r["players"][r["winner_seat"]]
+        lo, hi = wilson(wins, i + 1)
+        print(f"  game {i + 1} seed {r['seed']} {' vs '.join(r['players'])}: {won} ({r['reason']}, turn {r['turns']}, "
+              f"banners {r['banners']}, {r['seconds']:.0f}s) -- {a} {wins}/{i + 1}, 95% {lo:.0%}-{hi:.0%}", flush=True)
+    n = len(results)
+    lo, hi = wilson(wins, n)
+    summary = {
+        "player": a, "opponent": b, "game": args.game, "scenario": args.scenario, "games": n,
+        "seeds": [args.seed, args.seed + n - 1], "commit": commit, "wins": wins, "draws": draws,
+        "unfinished": unfinished, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi],
+        "mean_turns": sum(r["turns"] or 0 for r in results) / max(1, n),
+        "seconds_per_turn": {labels[k]: think[k] / max(1, turns[k]) for k in (0, 1)},
+        "worst_turn_seconds": {labels[k]: worst[k] for k in (0, 1)},
+        "wall_seconds": time.perf_counter() - start,
+    }
+    print(json.dumps(summary, indent=1), flush=True)
+    if args.json_path:
+        Path(args.json_path).write_text(json.dumps({"summary": summary, "games": results}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,423 @@
+"""A whole-turn planner for C&C Samurai (both editions): the ``easy``, ``normal`` and ``hard`` levels.
+
+**The turn as a unit.** When its turn begins (the ``play`` decision) the planner plans
+the whole active turn on a *determinized* copy of the game (``state.determinize``:
+the opponent's hand, the decks and the dice resampled with the player's own seeded
+generator): for every Command card in hand it gives the orders and moves that a
+greedy search over the evaluation of :mod:`kassen.ai.evaluate` likes best, and
+values the card by the position before the battle phase, in which every attack its
+ordered units can still make counts by its expected damage (exact dice odds). With
+``card_rollouts`` (``hard``) the best cards are also played to the end of the turn
+``card_rollouts`` times with sampled dice and judged on the average outcome. The
+best card's orders and moves are kept as the plan and followed while the real game
+stays where the plan expects it (a Dragon card of the opponent may change that:
+the planner then plans the rest of the phase again).
+
+**Battles** are chosen one at a time, as macro-actions: every attack and
+``end-battle`` is tried on ``battle_samples`` determinizations with dice drawn from
+the player's generator, the combat is played out to its end (flags, retreats,
+battle back, gain ground and bonus combat answered by the reaction policy), and
+the attack with the best average evaluation is made while it beats ending the
+battle phase.
+
+**Reactions** (retreats, flags to ignore, inspiration, battle back, gain ground,
+bonus combat, First Strike, Dragon windows, Lack of Honor, the end of turn) are
+answered by :func:`react`, a fast rule policy that compares evaluations where the
+rules leave a real choice (retreat hexes, which unit loses a block).
+
+**Fair play.** The real state is read only through ``legal_actions()`` and
+``observation(seat)``; everything else happens on determinized copies, whose
+hidden parts are random and whose dice come from the player's own generator.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kassen.ai.evaluate import Weights, evaluate, expected_damage, load_weights
+from kassen.ai.players import Player
+from kassen.engine.errors import KassenError
+from kassen.engine.protocol import State
+from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai.state import CCState
+
+#: decisions of the active player's own turn (planned), as ``pending['decision']``
+TURN = ("play", "order", "move", "battle")
+#: actions that give the game away
+RESIGN = ("concede", "resign", "surrender")
+
+
+def _top(s: CCState) -> str:
+    return str(s.stack[-1]["t"]) if s.stack else ""
+
+
+def _signature(s: CCState) -> tuple[Any, ...]:
+    """What a plan step depends on: the pieces, the orders given and the moves made (public)."""
+    return (tuple(sorted(s.units.items())), tuple(sorted(s.leaders.items())), tuple(s.ti["orders"]),
+            tuple(sorted(s.ti["moved"].items())), _top(s))
+
+
+class TurnPlanner(Player):
+    """Plans each turn of C&C Samurai as a unit; see the module notes.
+
+    ``battle_samples``: determinizations per candidate attack; ``card_rollouts``: sampled
+    completions of the turn for the ``card_beam`` best cards (0: judge cards by expectation
+    only); ``noise``: the chance of a random order or move instead of the planned one
+    (the ``easy`` level); ``seconds``: a soft time budget per turn for the rollouts;
+    ``reply``: rollouts also play the opponent's next turn (card, orders and moves by
+    expectation, battles with sampled dice) and judge the position after it.
+    """
+
+    name = "normal"
+
+    def __init__(self, seed: int = 0, *, weights: Weights | None = None, battle_samples: int = 6,
+                 card_rollouts: int = 0, card_beam: int = 3, noise: float = 0.0, seconds: float | None = None,
+                 reply: bool = False, name: str | None = None) -> None:
+        self.rng = Rng(seed)
+        self.w = weights if weights is not None else load_weights()
+        self.battle_samples = battle_samples
+        self.card_rollouts = card_rollouts
+        self.card_beam = card_beam
+        self.noise = noise
+        self.seconds = seconds
+        self.reply = reply
+        if name:
+            self.name = name
+        #: the planned actions, each with the signature of the state it expects
+        self.plan: list[tuple[tuple[Any, ...], str]] = []
+
+    # ------------------------------------------------------------ the player
+    def choose(self, state: State, seat: int) -> str:
+        legal = state.legal_actions()
+        if not legal:
+            raise KassenError(f"{self.name}: seat {seat} has no legal action (is the game over?)")
+        if len(legal) == 1:
+            return legal[0]
+        if not isinstance(state, CCState):
+            raise KassenError(f"{self.name}: the turn planner plays C&C Samurai only")
+        pending = state.observation(seat)["pending"] or {}
+        decision = pending.get("decision", "")
+        det = state.determinize(seat, self.rng)
+        if decision in ("play", "order", "move"):
+            if self.noise and decision != "play" and self.rng.randbelow(1000) < self.noise * 1000:
+                return self.rng.choice([a for a in legal if a not in RESIGN] or legal)
+            if decision == "play" or not self._plan_fits(det, legal):
+                self.plan = self._plan_turn(det, seat)
+            if self._plan_fits(det, legal):
+                return self.plan.pop(0)[1]
+            self.plan = []
+            return react(det, seat, legal, self.w, self.rng)
+        if decision == "battle":
+            self.plan = []
+            return self._choose_battle(state, seat, legal)
+        return react(det, seat, legal, self.w, self.rng)
+
+    def _plan_fits(self, det: CCState, legal: list[str]) -> bool:
+        return bool(self.plan) and self.plan[0][1] in legal and self.plan[0][0] == _signature(det)
+
+    # ------------------------------------------------------------ planning
+    def _plan_turn(self, s: CCState, seat: int, rollouts: int | None = None,
+                   max_cards: int = 0) -> list[tuple[tuple[Any, ...], str]]:
+        """The planned actions from ``s`` (a play, order or move decision) to the battle phase
+        (``max_cards``: consider only that many cards, drawn at random; 0: all)."""
+        rollouts = self.card_rollouts if rollouts is None else rollouts
+        cache: dict[tuple[str, Any], float] = {}
+        if _top(s) != "play":
+            steps, _ = self._orders_and_moves(s, seat, cache)
+            return steps
+        options = []
+        plays = [a for a in s.legal_actions() if a.startswith("play ")]
+        if max_cards and len(plays) > max_cards:
+            plays = self.rng.shuffled(plays)[:max_cards]
+        for a in plays:
+            s1 = settle(s.apply(a), seat, self.w, self.rng)
+            steps, end = self._orders_and_moves(s1, seat, cache)
+            options.append((evaluate(end, seat, self.w), a, [(_signature(s), a), *steps]))
+        if not options:
+            return []
+        options.sort(key=lambda o: -o[0])
+        if rollouts > 0 and len(options) > 1:
+            # rounds over the beam, so that a time budget cuts every card's rollouts alike
+            deadline = None if self.seconds is None else time.monotonic() + self.seconds
+            beam = options[: self.card_beam]
+            totals = [0.0] * len(beam)
+            for r in range(rollouts):
+                if deadline is not None and r > 0 and time.monotonic() > deadline:
+                    break
+                for i, (_, _, steps) in enumerate(beam):
+                    totals[i] += self._rollout_turn(s, seat, [act for _, act in steps])
+            judged = sorted(range(len(beam)), key=lambda i: (-totals[i], -beam[i][0]))
+            return beam[judged[0]][2]
+        return options[0][2]
+
+    def _orders_and_moves(self, s: CCState, seat: int,
+                          cache: dict[tuple[str, Any], float]) -> tuple[list[tuple[tuple[Any, ...], str]], CCState]:
+        """Greedy orders (by what each unit could gain moving alone), then greedy moves."""
+        steps: list[tuple[tuple[Any, ...], str]] = []
+        w = self.w
+        guard = 0
+        while not s.is_terminal() and s.to_move() == seat and _top(s) == "order" and guard < 40:
+            guard += 1
+            legal = s.legal_actions()
+            cands = [a for a in legal if a.startswith("order ")]
+            base_done = settle(s.apply("done"), seat, w, self.rng)
+            base = evaluate(base_done, seat, w)
+            effect = s.ti["spec"].get("effect")
+            best, best_gain = "done", 0.05
+            for a in cands:
+                key = (a, effect)
+                gain = cache.get(key)
+                if gain is None:
+                    gain = cache[key] = self._unit_gain(s, a, seat) - base
+                if gain > best_gain:
+                    best, best_gain = a, gain
+            steps.append((_signature(s), best))
+            s = settle(s.apply(best), seat, w, self.rng)
+        while not s.is_terminal() and s.to_move() == seat and _top(s) == "move" and guard < 80:
+            guard += 1
+            legal = s.legal_actions()
+            base = evaluate(s, seat, w)
+            best, best_v = "end-move", base + 0.02
+            for a in legal:
+                if not a.startswith("move "):
+                    continue
+                v = evaluate(settle(s.apply(a), seat, w, self.rng), seat, w)
+                if v > best_v:
+                    best, best_v = a, v
+            steps.append((_signature(s), best))
+            s = settle(s.apply(best), seat, w, self.rng)
+        return steps, s
+
+    def _unit_gain(self, s: CCState, order: str, seat: int) -> float:
+        """The best evaluation reachable by ordering ``order``'s piece alone and moving it (or not)."""
+        w = self.w
+        s1 = settle(s.apply(order), seat, w, self.rng)
+        if _top(s1) == "order" and s1.to_move() == seat:
+            s1 = settle(s1.apply("done"), seat, w, self.rng)
+        best = evaluate(s1, seat, w)
+        if _top(s1) != "move" or s1.to_move() != seat:
+            return best
+        words = order.split()
+        here = words[1]
+        leader = len(words) == 3
+        for a in s1.legal_actions():
+            parts = a.split()
+            if parts[0] != "move" or parts[1] != here or (len(parts) == 4) != leader:
+                continue
+            best = max(best, evaluate(settle(s1.apply(a), seat, w, self.rng), seat, w))
+        return best
+
+    def _rollout_turn(self, s: CCState, seat: int, steps: list[str]) -> float:
+        """Play ``steps`` on a fresh determinization of ``s``, then the battle phase with sampled dice."""
+        d = s.determinize(seat, self.rng)
+        for a in steps:
+            if d.is_terminal() or a not in d.legal_actions():
+                break
+            d = settle(d.apply(a), seat, self.w, self.rng)
+        d = self._play_battles(d, seat)
+        if self.reply:
+            d = self._finish_turn(d, seat)
+            if not d.is_terminal() and _top(d) == "play":
+                d = self._play_cheap_turn(d, 1 - seat)
+        return evaluate(d, seat, self.w)
+
+    def _finish_turn(self, d: CCState, seat: int) -> CCState:
+        """The end of ``seat``'s turn by the reaction policy, to the next player's ``play``."""
+        guard = 0
+        while not d.is_terminal() and _top(d) != "play" and guard < 60:
+            guard += 1
+            mover = d.to_move()
+            assert mover is not None
+            legal = d.legal_actions()
+            d = settle(d.apply(legal[0] if len(legal) == 1 else react(d, mover, legal, self.w, self.rng)),
+                       seat, self.w, self.rng)
+        return d
+
+    def _play_cheap_turn(self, d: CCState, mover: int) -> CCState:
+        """``mover``'s whole turn as this planner plans it without rollouts (on a determinization,
+        so his hand there is a sample), battles by expected damage; to the end of his turn."""
+        for _, a in self._plan_turn(d, mover, rollouts=0, max_cards=2):
+            if d.is_terminal() or d.to_move() != mover or a not in d.legal_actions():
+                break
+            d = settle(d.apply(a), mover, self.w, self.rng)
+        while not d.is_terminal() and d.to_move() == mover and _top(d) in ("order", "move"):
+            d = settle(d.apply("done" if _top(d) == "order" else "end-move"), mover, self.w, self.rng)
+        d = self._play_battles(d, mover)
+        return self._finish_turn(d, mover)
+
+    def _play_battles(self, d: CCState, seat: int) -> CCState:
+        """The battle phase by expected damage (attacks worth more first), dice from our generator."""
+        w = self.w
+        guard = 0
+        while not d.is_terminal() and d.to_move() == seat and _top(d) in ("move", "battle") and guard < 30:
+            guard += 1
+            legal = d.legal_actions()
+            if _top(d) == "move":
+                d = settle(d.apply("end-move"), seat, w, self.rng)
+                continue
+            best, best_v = "end-battle", 0.0
+            for a in legal:
+                if a.startswith(("attack ", "fire ")):
+                    v = attack_value(d, a, w)
+                    if v > best_v:
+                        best, best_v = a, v
+            d = settle(d.apply(best), seat, w, self.rng)
+        return d
+
+    def _choose_battle(self, state: CCState, seat: int, legal: list[str]) -> str:
+        attacks = [a for a in legal if a.startswith(("attack ", "fire "))]
+        if not attacks:
+            return "end-battle" if "end-battle" in legal else legal[0]
+        w = self.w
+        best, best_v = "end-battle", -float("inf")
+        for a in [*attacks, "end-battle"]:
+            n = 1 if a == "end-battle" else self.battle_samples
+            total = 0.0
+            for _ in range(n):
+                d = state.determinize(seat, self.rng)
+                total += evaluate(settle(d.apply(a), seat, w, self.rng), seat, w)
+            v = total / n
+            if v > best_v:
+                best, best_v = a, v
+        return best
+
+
+# ------------------------------------------------------------------ helpers
+def attack_value(s: CCState, action: str, w: Weights) -> float:
+    """Expected value of ``attack A B`` / ``fire A B`` (no swarms), for rollouts."""
+    parts = action.split()
+    if len(parts) != 3 or "+" in parts[1]:
+        return 0.0
+    ah, dh = s.b.parse(parts[1]), s.b.parse(parts[2])
+    u = s.units.get(ah)
+    if u is None:
+        return 0.0
+    if dh not in s.units:
+        return 0.3 * float(w["banner"])
+    kind = "close" if parts[0] == "attack" else "ranged"
+    ut = s.ut(u)
+    moved = s.ti["moved"].get(f"u:{u.uid}", 0) > 0
+    n_total = s.combat_dice(kind, ah, dh, False)
+    from kassen.rulesets.cc_samurai.combat import dice_count
+
+    base = dice_count(ut, kind, s.b.distance(ah, dh), moved, u.blocks, s.ter(ah), s.ter(dh), 0)
+    return expected_damage(s, ut, u.blocks, kind, s.b.distance(ah, dh), s.ter(ah), dh, moved, w,
+                           max(0, n_total - base))
+
+
+def settle(s: CCState, seat: int, w: Weights, rng: Rng) -> CCState:
+    """Answer every decision that is not ``seat``'s own turn decision (reactions of both sides,
+    Dragon windows, the end of turn) with :func:`react`, until ``seat`` must play, order, move or
+    battle, the other side's turn begins, or the game ends."""
+    guard = 0
+    while not s.is_terminal() and guard < 200:
+        guard += 1
+        mover = s.to_move()
+        top = _top(s)
+        if top in TURN:
+            break
+        if top == "end" and mover == seat:
+            break
+        assert mover is not None
+        legal = s.legal_actions()
+        s = s.apply(legal[0] if len(legal) == 1 else react(s, mover, legal, w, rng))
+    return s
+
+
+def _best_by_eval(s: CCState, seat: int, options: list[str], w: Weights) -> str:
+    best, best_v = options[0], -float("inf")
+    for a in options:
+        v = evaluate(s.apply(a), seat, w)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def _gain_ground(s: CCState, seat: int, legal: list[str], w: Weights) -> str:
+    """Advance or stay, by the evaluation after it, plus the bonus close combat an advance earns."""
+    best, best_v = legal[-1], -float("inf")
+    for a in legal:
+        s2 = s.apply(a)
+        v = evaluate(s2, seat, w)
+        top = s2.stack[-1] if s2.stack else {}
+        if top.get("t") == "combat" and top.get("step") == "bonus" and top.get("seat") == seat:
+            h = s2.b.parse(top["tgt"])
+            u = s2.units.get(h)
+            if u is not None:
+                vals = [0.3 * float(w["banner"]) if n not in s2.units else
+                        expected_damage(s2, s2.ut(u), u.blocks, "close", 1, s2.ter(h), n, True, w)
+                        for n in s2.close_targets(h)]
+                v += w["pending_attack"] * max(vals, default=0.0)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def react(s: CCState, seat: int, legal: list[str], w: Weights, rng: Rng) -> str:
+    """A fast sound policy for every decision outside the planned turn (and a fallback inside it)."""
+    legal = [a for a in legal if a not in RESIGN] or legal
+    if len(legal) == 1:
+        return legal[0]
+    top = s.stack[-1] if s.stack else {}
+    t = top.get("t", "")
+    if t == "combat":
+        step = top.get("step")
+        if step == "react":
+            return "first-strike" if "first-strike" in legal else "pass"
+        if step == "inspire":
+            return "inspire" if s.honor[seat] >= w["inspire_min_honor"] else "no-inspire"
+        if step == "flags":
+            return max(legal, key=lambda a: int(a.split()[1]))
+        if step == "gain":
+            return _gain_ground(s, seat, legal, w)
+        if step == "bonus":
+            bonus = [a for a in legal if a.startswith("bonus ")]
+            if not bonus:
+                return "no-bonus"
+            h = s.b.parse(top["tgt"])
+            u = s.units.get(h)
+            if u is None:
+                return "no-bonus"
+
+            def val(a: str) -> float:
+                dh = s.b.parse(a.split()[1])
+                if dh not in s.units:
+                    return 0.3 * float(w["banner"])
+                return expected_damage(s, s.ut(u), u.blocks, "close", 1, s.ter(h), dh, True, w)
+
+            return max(bonus, key=val)
+        if step == "back":
+            backs = [a for a in legal if a.startswith("battle-back")]
+            return backs[0] if backs else legal[-1]
+        return "pass" if "pass" in legal else legal[-1]
+    if t in ("retreat", "lretreat", "loh", "dloh", "turncoat"):
+        return _best_by_eval(s, seat, legal, w)
+    if t == "dragon":
+        return "pass" if "pass" in legal else legal[-1]
+    if t == "pick":
+        return rng.choice(legal)
+    if t == "end":
+        step = top.get("step")
+        if step == "wise":
+            return "pass" if "pass" in legal else legal[-1]
+        if step == "keep":
+            return _best_by_eval(s, seat, legal, w)
+        if step == "discard":
+            # this policy plays no Dragon cards: a Dragon card is worth its Honor & Fortune
+            discards = [a for a in legal if a.startswith("discard-dragon")]
+            return discards[0] if discards else "keep-dragons"
+        if step == "replenish":
+            return "take-honor" if "take-honor" in legal else legal[0]
+        return _best_by_eval(s, seat, legal, w)
+    if t in ("play", "order", "move", "battle"):
+        # a fallback inside the turn: the action with the best evaluation one step ahead
+        if t == "battle":
+            attacks = [a for a in legal if a.startswith(("attack ", "fire "))]
+            if attacks:
+                best = max(attacks, key=lambda a: attack_value(s, a, w))
+                if attack_value(s, best, w) > 0:
+                    return best
+            return "end-battle" if "end-battle" in legal else legal[-1]
+        return _best_by_eval(s, seat, legal, w)
+    return _best_by_eval(s, seat, legal, w)

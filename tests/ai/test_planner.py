@@ -1,0 +1,168 @@
+"""The C&C Samurai turn planner and its evaluation: legal, reproducible, blind to hidden
+information, and reachable by its level names (strength runs live in benchmarks/)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kassen.ai.evaluate import evaluate, load_weights
+from kassen.ai.planner import TurnPlanner
+from kassen.ai.players import PLAYERS, LevelPlayer, level_player, make_player
+from kassen.ai.search import GreedyPlayer, MCTSPlayer
+from kassen.rulesets.registry import load_game
+from tests.ai.test_players import _mid_game_state, _with_other_hidden_information
+
+GAME = load_game("cc-samurai")
+WEIGHTS = load_weights()
+
+
+def small(seed: int) -> TurnPlanner:
+    return TurnPlanner(seed, weights=WEIGHTS, battle_samples=2, card_rollouts=2, card_beam=2)
+
+
+def _play(game_id: str, seed: int, decisions: int) -> list[str]:
+    """The planner (both seats) for ``decisions`` decisions; every action must be legal."""
+    s = load_game(game_id).new_state(None, seed)
+    players = [small(seed), small(seed + 1)]
+    out = []
+    for _ in range(decisions):
+        if s.is_terminal():
+            break
+        seat = s.to_move()
+        legal = s.legal_actions()
+        a = players[seat].choose(s, seat)
+        assert a in legal, (a, legal)
+        out.append(a)
+        s = s.apply(a)
+    return out
+
+
+@pytest.mark.parametrize("game_id", ["cc-samurai", "cc-samurai-zvezda"])
+def test_planner_plays_only_legal_actions_and_fights(game_id):
+    actions = _play(game_id, 3, 150)
+    assert any(a.startswith(("attack ", "fire ")) for a in actions)
+    assert any(a.startswith("move ") for a in actions)
+
+
+def test_planner_is_deterministic_for_a_seed():
+    assert _play("cc-samurai", 5, 50) == _play("cc-samurai", 5, 50)
+
+
+def _state_at(decision: str, seed: int = 4):
+    """A position where the seat to move faces ``decision`` (a play or a battle decision)."""
+    s = _mid_game_state(seed, 40)
+    p = [small(1), small(2)]
+    for _ in range(3000):
+        if s.is_terminal():
+            break
+        pending = s.pending_json() or {}
+        if pending.get("decision") == decision and len(s.legal_actions()) > 1:
+            return s
+        seat = s.to_move()
+        s = s.apply(p[seat].choose(s, seat))
+    raise AssertionError(f"no {decision} decision reached")
+
+
+@pytest.mark.parametrize("decision", ["play", "battle"])
+def test_planner_never_reads_the_opponents_hand_the_decks_or_the_dice(decision):
+    s = _state_at(decision)
+    seat = s.to_move()
+    other = _with_other_hidden_information(s, seat)
+    # the same observation and the same seed: hidden cards and the real dice cannot change the choice
+    assert small(9).choose(s, seat) == small(9).choose(other, seat)
+
+
+def test_evaluation_reads_no_hidden_information():
+    s = _mid_game_state(6, 50)
+    seat = 0
+    other = _with_other_hidden_information(s, seat)
+    assert evaluate(s, seat, WEIGHTS) == evaluate(other, seat, WEIGHTS)
+
+
+def test_evaluation_prefers_more_blocks_and_banners():
+    s = GAME.new_state(None, 1)
+    base = evaluate(s, 0, WEIGHTS)
+    hurt = s.clone()
+    h, u = next((h, u) for h, u in hurt.units.items() if u.side == 1)
+    hurt.units[h] = u._replace(blocks=u.blocks - 1)
+    assert evaluate(hurt, 0, WEIGHTS) > base
+    won = s.clone()
+    won.banners[0] += 1
+    assert evaluate(won, 0, WEIGHTS) > base
+    assert evaluate(won, 1, WEIGHTS) < evaluate(s, 1, WEIGHTS)
+
+
+def test_weights_are_data_loaded_explicitly(tmp_path):
+    w = load_weights()
+    assert w["banner"] > 0
+    bad = tmp_path / "w.json"
+    bad.write_text(json.dumps({"banner": 1.0}))
+    with pytest.raises(ValueError, match="missing weights"):
+        load_weights(bad)
+    doubled = {k: v for k, v in w.items()}
+    doubled["banner"] = 2 * w["banner"]
+    good = tmp_path / "w2.json"
+    good.write_text(json.dumps(doubled))
+    assert load_weights(good)["banner"] == 2 * w["banner"]
+
+
+def test_planner_takes_a_winning_attack():
+    from tests.rulesets.cc_samurai.helpers import act, position
+
+    s = position("""
+        [red]
+        pieces = [{ at = "L3", unit = "SSp" }, { at = "F3", unit = "ASp" }]
+        [blue]
+        pieces = [{ at = "M4", unit = "ASp", blocks = 1 }, { at = "V9", unit = "ASp" }]
+    """, victory=1)
+    s = act(s, "play order-three-center", "order L3", "end-move")
+    assert small(1).choose(s, 0) == "attack L3 M4"
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_level_names_resolve_everywhere(level):
+    from kassen.cli.tui import parse_players
+    from kassen.web.service import AI_LEVELS
+
+    assert level in PLAYERS and level in AI_LEVELS
+    p = make_player(level, 1)
+    assert isinstance(p, LevelPlayer) and p.name == level
+    seats = parse_players(("Red", "Blue"), f"human,{level}", 1)
+    assert seats[0] is None and isinstance(seats[1], LevelPlayer)
+    assert isinstance(level_player(level, "cc-samurai", 1), TurnPlanner)
+    assert isinstance(level_player(level, "cc-samurai-zvezda", 1), TurnPlanner)
+
+
+def test_levels_map_to_existing_players_in_other_games():
+    assert isinstance(level_player("easy", "clans", 1), GreedyPlayer)
+    assert isinstance(level_player("normal", "honourable-victory", 1), GreedyPlayer)
+    assert isinstance(level_player("hard", "clans", 1), MCTSPlayer)
+
+
+def test_normal_is_the_default_opponent():
+    import inspect
+
+    from kassen.cli.main import play
+    from kassen.web.app import NewGame
+
+    assert NewGame().seats == ["human", "normal"]
+    assert inspect.signature(play).parameters["players"].default == "human,normal"
+
+
+def test_web_lobby_offers_the_levels_and_creates_a_game_against_normal_by_default(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from kassen.web.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", allowed_hosts=("testserver",))
+    with TestClient(app) as client:
+        ids = [p["id"] for p in client.get("/api/catalog").json()["players"]]
+        assert {"easy", "normal", "hard"} <= set(ids)
+        r = client.post("/api/games", json={"ruleset": "cc-samurai"})
+        assert r.status_code == 201, r.text
+        gid = r.json()["game_id"]
+        token = r.json()["seats"][0]["token"]
+        v = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
+        assert v["seats"][1]["kind"] == "normal"
