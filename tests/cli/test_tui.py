@@ -395,3 +395,24 @@ def test_within_ones_turn_what_changed_is_said_and_the_board_not_redrawn() -> No
     assert not letters.search(after_move)
     assert len(after_move.splitlines()) <= 24  # the whole answer fits one 80x24 screen
     assert letters.search(out[marks[6]:])  # b: the board, in full
+
+
+def test_explain_shows_a_computer_turn_s_plan_after_the_turn_and_thinking_is_said() -> None:
+    """Issue 14, item 5: ``--explain`` shows, after an AI turn, the plan it chose and its
+    estimate; item 3: the terminal says the AI is thinking (and for how long at timed levels)."""
+    con = Console(file=io.StringIO(), width=200)
+    run_tui("cc-samurai", None, "easy,random", 3, None, console=con, input_fn=lambda p: "", explain=True)
+    out = con.file.getvalue()  # type: ignore[attr-defined]
+    lines = [ln for ln in out.splitlines() if "explains its turn" in ln]
+    assert lines and all(ln.startswith("Red explains its turn: easy: plan play ") for ln in lines)
+    flat = " ".join(out.split())
+    assert re.search(r"Estimate [+-]\d+\.\d \(one block of Ashigaru spearmen = 1\.0; from the position after the planned "
+                     r"turn, [+-]\d+\.\d over the next best of \d cards\)", flat)
+    # the plan is told after the turn, never before: the first one follows Blue's first turn rule
+    first_turn_of_blue = out.index("Blue")
+    assert out.index(lines[0]) > first_turn_of_blue
+    con2 = Console(file=io.StringIO(), width=200)
+    input_fn, _ = keyboard("play order-three-center", "pass", "order J3", "order L3", "order M2", "end-move",
+                           "end-battle")
+    run_tui("cc-samurai", None, "human,normal", 3, None, console=con2, input_fn=input_fn)
+    assert "Blue (normal) is thinking (about 2 s a turn)…" in con2.file.getvalue()  # type: ignore[attr-defined]

@@ -298,7 +298,8 @@ def test_ai_seat_moves_by_itself_without_blocking_other_games(app_client: Any) -
     gid, seats = new_game(client, ["mcts", "human"])  # the AI (Red) moves first, searching each decision
     other, (o_red, _) = new_game(client, ["human", "human"])
     t0 = time.monotonic()
-    assert seats[1].view()["ai_thinking"]
+    thinking = seats[1].view()
+    assert thinking["ai_thinking"] and thinking["ai_level"] == "tree search, slow"  # what thinks, how long
     o_red.act(o_red.view()["actions"][0]["action"])
     assert o_red.view()["version"] == 1
     assert time.monotonic() - t0 < 2.0, "another game answered while the AI was thinking"

@@ -86,6 +86,8 @@ class TurnPlanner(Player):
             self.name = name
         #: the planned actions, each with the signature of the state it expects
         self.plan: list[tuple[tuple[Any, ...], str]] = []
+        #: the last turn's plan and estimate in words (``kassen play --explain``)
+        self.explanation: str | None = None
 
     # ------------------------------------------------------------ the player
     def choose(self, state: State, seat: int) -> str:
@@ -137,19 +139,36 @@ class TurnPlanner(Player):
         if not options:
             return []
         options.sort(key=lambda o: -o[0])
+        self.explanation = None
         if rollouts > 0 and len(options) > 1:
             # rounds over the beam, so that a time budget cuts every card's rollouts alike
             deadline = None if self.seconds is None else time.monotonic() + self.seconds
             beam = options[: self.card_beam]
             totals = [0.0] * len(beam)
+            done = 0
             for r in range(rollouts):
                 if deadline is not None and r > 0 and time.monotonic() > deadline:
                     break
                 for i, (_, _, steps) in enumerate(beam):
                     totals[i] += self._rollout_turn(s, seat, [act for _, act in steps])
+                done += 1
             judged = sorted(range(len(beam)), key=lambda i: (-totals[i], -beam[i][0]))
+            self._explain(beam[judged[0]][2], totals[judged[0]] / done,
+                          totals[judged[1]] / done if len(judged) > 1 else None, len(options),
+                          f"{done} sampled turn{'s' if done > 1 else ''} per card")
             return beam[judged[0]][2]
+        self._explain(options[0][2], options[0][0], options[1][0] if len(options) > 1 else None, len(options),
+                      "the position after the planned turn")
         return options[0][2]
+
+    def _explain(self, steps: list[tuple[tuple[Any, ...], str]], value: float, runner_up: float | None,
+                 cards: int, how: str) -> None:
+        """What ``--explain`` shows after the turn: the plan (actions the table sees anyway)
+        and its estimate; the other cards are not named, they are still in the hand."""
+        acts = [a for _, a in steps]
+        margin = "" if runner_up is None else f", {value - runner_up:+.1f} over the next best of {cards} cards"
+        self.explanation = (f"{self.name}: plan {'; '.join(acts) or '(none)'}. Estimate {value:+.1f} "
+                            f"(one block of Ashigaru spearmen = 1.0; from {how}{margin}).")
 
     def _orders_and_moves(self, s: CCState, seat: int,
                           cache: dict[tuple[str, Any], float]) -> tuple[list[tuple[tuple[Any, ...], str]], CCState]:

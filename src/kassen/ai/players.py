@@ -87,6 +87,12 @@ class LevelPlayer(Player):
         self.inner: Player | None = None
         self.game_id: str | None = None
 
+    @property
+    def explanation(self) -> str | None:
+        """The last planned turn in words, when the level's player explains itself."""
+        text = getattr(self.inner, "explanation", None)
+        return text if isinstance(text, str) else None
+
     def choose(self, state: State, seat: int) -> str:
         gid = state.game.id
         if self.inner is None or gid != self.game_id:

@@ -114,6 +114,8 @@ def play(
                                                              "use `kassen serve`).")] = True,
     option: Annotated[list[str] | None, typer.Option("--option", help="A game option KEY=VALUE (repeatable), e.g. "
                                                      "card_table=my.toml for clans, width=7 for honourable-victory.")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="After each computer turn, show the plan it chose "
+                                                            "and its estimate (levels easy, normal, hard).")] = False,
 ) -> None:
     """Play a battle in the terminal: you against the AI, hot-seat, or watch AI against AI."""
     from kassen.cli.tui import run_tui
@@ -121,7 +123,7 @@ def play(
     if not tui:
         fail("kassen play is the terminal game; to play in the browser run `kassen serve` (or `make play`)")
     try:
-        run_tui(game, scenario, players, seed, load, options=parse_options(option or []))
+        run_tui(game, scenario, players, seed, load, options=parse_options(option or []), explain=explain)
     except KassenError as exc:
         fail(str(exc))
 

@@ -70,6 +70,9 @@ HELP = """\
 
 
 #: game id -> "module:function" drawing that game's observation (C&C boards use render_board)
+#: what the thinking line says of a level's time
+LEVEL_BUDGET: dict[str, str] = {"normal": " (about 2 s a turn)", "hard": " (about 10 s a turn)", "mcts": " (a few s a decision)"}
+
 VIEWS: dict[str, str] = {
     "clans": "kassen.cli.render_clans:render",
     "honourable-victory": "kassen.cli.render_hv:render",
@@ -92,6 +95,7 @@ def run_tui(
     input_fn: Callable[[str], str] = input,
     line_editor: Any = None,
     options: dict[str, Any] | None = None,
+    explain: bool = False,
 ) -> None:
     """Play ``game_id`` in the terminal.
 
@@ -122,6 +126,7 @@ def run_tui(
         history = [game.new_state(scenario, seed, **record.options)]
     seats = parse_players(history[-1].seat_names(), players, seed)
     session = _Session(game, record, history, seats, seed, con, input_fn, loaded=load)
+    session.explain = explain
     if line_editor is None and input_fn is input and sys.stdin.isatty():  # a person at a terminal
         from kassen.cli.lineedit import LineEditor, load_readline
 
@@ -217,6 +222,12 @@ class _Session:
         self.boards_shown = 0
         self.start_actions = list(record.actions)  # what was loaded: unchanged, nothing to save
         self.editor: Any = None  # a LineEditor at a real terminal
+        #: --explain: after each computer turn, its plan and estimate
+        self.explain = False
+        self.explained: dict[int, str | None] = {}
+        self.explain_turn: Any = None
+        self.thought: dict[int, Any] = {}
+        self.last_mover: int | None = None
 
     # ------------------------------------------------------------ basics
     @property
@@ -261,9 +272,13 @@ class _Session:
                 else:
                     player = self.seats[seat]
                     assert player is not None
+                    if not self.watch:
+                        self.thinking(seat, player)
                     self.push(player.choose(state, seat))
                     if self.watch:
                         self.watch_step()
+                if seat != CHANCE:
+                    self.after_decision(seat)
         except _Quit:
             return
         except KeyboardInterrupt:
@@ -305,6 +320,35 @@ class _Session:
         return outcomes[-1][0]
 
     # -------------------------------------------------------- narration
+    def public_turn(self) -> Any:
+        obs = self.state.observation(None)
+        return (obs.get("turn"), obs.get("round"), obs.get("active"))
+
+    def thinking(self, seat: int, player: Player) -> None:
+        """Say that a computer player is at work, and how long it may take (once a turn)."""
+        turn = self.public_turn()
+        if self.thought.get(seat) == turn:
+            return
+        self.thought[seat] = turn
+        budget = LEVEL_BUDGET.get(getattr(player, "name", ""), "")
+        self.con.print(Text(f"{self.seat_name(seat)} ({player.name}) is thinking{budget}…", style="dim"))
+
+    def after_decision(self, seat: int) -> None:
+        """--explain: once a computer player's turn is over (a new turn began, or the game
+        ended), its plan and estimate; never earlier, when the plan is still to be played."""
+        self.last_mover = seat
+        if not self.explain:
+            return
+        turn = self.public_turn()
+        if turn == self.explain_turn and not self.state.is_terminal():
+            return
+        self.explain_turn = turn
+        for s, p in enumerate(self.seats):
+            text = getattr(p, "explanation", None) if p is not None else None
+            if text and text != self.explained.get(s):
+                self.explained[s] = text
+                self.con.print(Text.assemble((f"{self.seat_name(s)} explains its turn: ", "bold"), text))
+
     def narrate(self, viewer: int | None) -> bool:
         """Print the events ``viewer`` has not seen yet; True if any."""
         end = len(self.history)

@@ -392,6 +392,9 @@ class GameService:
                 "undo": {"possible": False, "text": "a watch link cannot undo"} if watching
                 else self._undo_json(live, seat),
                 "ai_thinking": live.ai_running,
+                # what the thinking AI is, with how long it may take ("normal (about 2 seconds a turn)")
+                "ai_level": (AI_LEVELS.get(live.stored.seat_kinds[mover]) if mover is not None
+                             and 0 <= mover < len(live.stored.seat_kinds) else None),
             }
         return out
 

@@ -326,7 +326,7 @@ class GameScreen {
       status.push(h("span", {class: `prompt mine${react ? " react" : ""}`, id: "prompt"}, v.prompt || "Your move"));
     } else {
       status.push(h("span", {class: "prompt", id: "prompt"},
-        v.ai_thinking ? `${v.to_move_name} (AI) is thinking… ` : `Waiting for ${v.to_move_name || "…"}: `,
+        v.ai_thinking ? `${v.to_move_name} (AI${v.ai_level ? `: ${v.ai_level}` : ""}) is thinking… ` : `Waiting for ${v.to_move_name || "…"}: `,
         h("span", {class: "muted"}, v.prompt || (pend && pend.prompt) || "")));
     }
     status.push(h("button", {id: "undo", disabled: !v.undo.possible, title: v.undo.text,
