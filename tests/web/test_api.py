@@ -386,3 +386,30 @@ def test_the_kensei_roll_resolver_answers_exact_odds_and_names_bad_input(app_cli
     none = client.post(f"/api/games/{cc['game_id']}/calculator", json=body,
                        headers={"Authorization": f"Bearer {cc['seats'][0]['token']}"})
     assert none.status_code == 404
+
+
+def test_the_ai_explains_its_turn_after_it_and_names_no_card_of_its_hand(app_client: Any) -> None:
+    """Issue 14, item 5 (web): after an AI turn the view carries its plan and estimate; it
+    names the card it played and the units it moved, never the cards left in its hand."""
+    client, svc = app_client
+    gid, seats = new_game(client, ["easy", "human"])  # the AI (Red) plays first
+    deadline = time.monotonic() + 60
+    while not seats[1].view()["your_turn"]:
+        assert time.monotonic() < deadline, "the AI never finished its turn"
+        time.sleep(0.1)
+    live = svc.get(gid)
+    # a Dragon window may give Blue a decision inside Red's turn: play until Red's turn is over
+    while live.state.observation(None).get("active") == "red" and not live.state.is_terminal():
+        v = seats[1].view()
+        if v["your_turn"]:
+            acts = [a["action"] for a in v["actions"]]
+            seats[1].act("pass" if "pass" in acts else acts[0])
+        time.sleep(0.05)
+        assert time.monotonic() < deadline
+    plans = seats[1].view()["ai_plans"]
+    assert len(plans) == 1 and plans[0]["seat"] == 0 and plans[0]["text"].startswith("easy: plan play ")
+    played = plans[0]["text"].split("plan play ")[1].split(";")[0].split(".")[0]
+    with live.lock:
+        hand = set(live.state.hands[0])  # type: ignore[attr-defined]
+    names = {svc.get(gid).game.tables.command_ids[c] for c in hand}  # type: ignore[attr-defined]
+    assert not any(n in plans[0]["text"] for n in names - {played})

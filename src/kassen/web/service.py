@@ -119,6 +119,9 @@ class LiveGame:
     last_used: float = field(default_factory=time.monotonic)
     #: open event streams (a watched game is never unloaded)
     watchers: int = 0
+    #: the AI turns explained (plan and estimate, told once the turn is over; in memory only)
+    plans: list[dict[str, Any]] = field(default_factory=list)
+    plans_turn: Any = None
 
     @property
     def state(self) -> State:
@@ -392,6 +395,7 @@ class GameService:
                 "undo": {"possible": False, "text": "a watch link cannot undo"} if watching
                 else self._undo_json(live, seat),
                 "ai_thinking": live.ai_running,
+                "ai_plans": list(live.plans),
                 # what the thinking AI is, with how long it may take ("normal (about 2 seconds a turn)")
                 "ai_level": (AI_LEVELS.get(live.stored.seat_kinds[mover]) if mover is not None
                              and 0 <= mover < len(live.stored.seat_kinds) else None),
@@ -614,14 +618,36 @@ class GameService:
             with live.lock:
                 action = sample_chance(state.chance_outcomes(), self.chance_rng)
         else:
+            with live.lock:
+                self._note_plans(live)
             action = live.players[mover].choose(state, mover)  # outside the lock: may take a while
         with live.lock:
             if live.version == version:  # else undone meanwhile: decide again
                 self._commit(live, action)
+                self._note_plans(live)
             if self.closed or not self._machine_to_move(live):
                 live.ai_running = False
                 return False
         return True
+
+    def _note_plans(self, live: LiveGame) -> None:
+        """Once a turn is over, keep each AI's explanation of it (``ai_plans`` in the view):
+        the actions it planned, which the table has seen, and its estimate."""
+        explaining = {s: p for s, p in live.players.items() if hasattr(p, "explanation")}
+        if not explaining:
+            return
+        obs = live.state.observation(None)
+        turn = (obs.get("turn"), obs.get("active"), live.state.is_terminal())
+        if turn == live.plans_turn:
+            return
+        live.plans_turn = turn
+        names = live.seat_names()
+        for seat, player in explaining.items():
+            text = getattr(player, "explanation", None)
+            if isinstance(text, str) and not any(p["seat"] == seat and p["text"] == text for p in live.plans[-4:]):
+                live.plans.append({"seat": seat, "name": names[seat] if seat < len(names) else f"seat {seat}",
+                                   "text": text, "at": live.version})
+        del live.plans[:-20]
 
     # ------------------------------------------------------------ notify
     def notify(self, live: LiveGame) -> None:

@@ -389,6 +389,16 @@ class GameScreen {
     fill(this.logList, ...logItems);
     if (scroll || !this.logScrolled) { this.logList.scrollTop = this.logList.scrollHeight; this.logScrolled = true; }
 
+    // the AI's turns explained (a toggle, remembered): its plan and estimate after each turn
+    const plans = v.ai_plans || [];
+    this.plansBox.hidden = !plans.length && !v.seats.some((s) => ["easy", "normal", "hard"].includes(s.kind));
+    const explain = localStorage.getItem("kassen.explain") === "1";
+    fill(this.plansBox, h("label", {}, h("input", {type: "checkbox", id: "explain-toggle", checked: explain,
+      onchange: (e) => { localStorage.setItem("kassen.explain", e.target.checked ? "1" : "0"); this.render(); }}),
+    " Explain the AI's turns"),
+    explain ? h("div", {class: "log", id: "ai-plans"}, ...(plans.length ? plans.slice().reverse().map((p) =>
+      h("p", {}, h("strong", {}, `${p.name}: `), p.text)) : [h("p", {class: "muted"}, "After the AI's next turn, its plan shows here.")])) : null);
+
     // replay
     if (v.result) this.renderReplay(); else this.replayBox.hidden = true;
   }
@@ -402,10 +412,11 @@ class GameScreen {
     this.oddsBox = h("div", {class: "panel odds", id: "odds", hidden: true});
     this.logList = h("div", {class: "log", id: "log", "aria-live": "polite"});
     this.logBox = h("div", {class: "panel"}, h("h2", {}, "Battle log"), this.logList);
+    this.plansBox = h("div", {class: "panel", id: "plans", hidden: true});
     this.replayBox = h("div", {class: "panel", id: "replay", hidden: true});
     this.root = h("div", {class: "game"},
       h("section", {}, this.statusBox, this.msgBox, this.mainBox),
-      h("aside", {}, h("div", {id: "dock"}, this.actionsBox, this.oddsBox), this.sideBox, this.replayBox, this.logBox));
+      h("aside", {}, h("div", {id: "dock"}, this.actionsBox, this.oddsBox), this.sideBox, this.replayBox, this.logBox, this.plansBox));
     fill(app, this.root);
     const screen = this;
     this.view = mod.create({
