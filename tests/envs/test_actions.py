@@ -8,10 +8,10 @@ import sys
 import pytest
 
 from kassen.engine.rng import Rng
-from kassen.envs.actions import ActionIndex, action_index
-from kassen.rulesets.registry import available, load_game
+from kassen.envs.actions import ActionIndex, action_index, env_games
+from kassen.rulesets.registry import load_game
 
-GAMES = available()
+GAMES = env_games()
 
 
 @pytest.mark.parametrize("gid", GAMES)
@@ -101,3 +101,12 @@ def test_envs_import_nothing_from_the_front_ends():
             "print(bad)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_kensei_companion_is_not_an_environment_and_says_why():
+    from kassen.engine.errors import KassenError
+    from kassen.envs.actions import action_index
+
+    assert "kensei" not in env_games()
+    with pytest.raises(KassenError, match="table companion"):
+        action_index("kensei")

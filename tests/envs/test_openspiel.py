@@ -8,7 +8,7 @@ import pytest
 from open_spiel.python.algorithms import mcts
 
 import kassen.envs.openspiel as ko
-from kassen.rulesets.registry import available
+from kassen.envs.actions import env_games
 
 CASES = [("cc-samurai", {}), ("cc-samurai-zvezda", {}), ("clans", {}), ("clans", {"scenario": "3-players-beginners"}),
          ("clans", {"scenario": "4-players-teams"}), ("honourable-victory", {})]
@@ -16,7 +16,7 @@ CASES = [("cc-samurai", {}), ("cc-samurai-zvezda", {}), ("clans", {}), ("clans",
 
 def test_every_game_is_registered():
     names = set(pyspiel.registered_names())
-    for gid in available():
+    for gid in env_games():
         assert ko.short_name(gid) in names
     assert ko.short_name("cc-samurai") == "python_kassen_cc_samurai"
     t = pyspiel.load_game("python_kassen_cc_samurai").get_type()

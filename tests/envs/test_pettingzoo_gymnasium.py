@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import kassen.envs as ke
-from kassen.rulesets.registry import available
+from kassen.envs.actions import env_games
 
 CASES = [("cc-samurai", None), ("cc-samurai-zvezda", None), ("clans", None), ("clans", "3-players-beginners"),
          ("clans", "4-players-teams"), ("honourable-victory", None)]
@@ -46,7 +46,7 @@ def test_aec_game_to_the_end(gid, scenario):
     assert all(r in (-1.0, 0.0, 1.0) for r in finals.values())
 
 
-@pytest.mark.parametrize("gid", available())
+@pytest.mark.parametrize("gid", env_games())
 def test_pettingzoo_seed_test(gid):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -70,7 +70,7 @@ def test_same_seed_same_game():
     assert a1 == a2 and np.array_equal(o1, o2)
 
 
-@pytest.mark.parametrize("gid", available())
+@pytest.mark.parametrize("gid", env_games())
 def test_gymnasium_ids_are_registered_and_checked(gid):
     assert ke.GYM_IDS[gid] == f"kassen/{gid}-v0"
     env = gymnasium.make(f"kassen/{gid}-v0", opponent="random")

@@ -109,6 +109,19 @@ class ActionIndex:
         raise KassenError(f"{self.game_id}: action {i} ({shown}) is not legal now")
 
 
+#: the games that are environments. Kensei is not: it is a table companion whose decisions are
+#: facts of a physical table (which miniatures are in contact, whether a charge reached), so an
+#: agent could not play it without the table.
+ENV_GAMES = ("cc-samurai", "cc-samurai-zvezda", "clans", "honourable-victory")
+
+
+def env_games() -> list[str]:
+    """The game ids with environments (every registered game but the table companion)."""
+    from kassen.rulesets.registry import available
+
+    return [g for g in available() if g in ENV_GAMES]
+
+
 def action_index(game: Game | str) -> ActionIndex:
     """The action index of ``game`` (a :class:`Game` or a game id), built once per game id."""
     gid = game if isinstance(game, str) else game.id
@@ -124,6 +137,9 @@ def _build(gid: str) -> ActionIndex:
         acts = _clans_actions()
     elif gid == "honourable-victory":
         acts = _hv_actions()
+    elif gid == "kensei":
+        raise KassenError("kensei is a table companion, not an environment: its decisions are facts of the "
+                          "physical table")
     else:
         raise KassenError(f"no action index for the game {gid!r}")
     return ActionIndex(gid, tuple(acts))

@@ -24,8 +24,8 @@ from gymnasium import spaces
 from kassen.ai.players import Player, make_player
 from kassen.engine.errors import KassenError
 from kassen.engine.protocol import Game
+from kassen.envs.actions import env_games
 from kassen.envs.core import Match
-from kassen.rulesets.registry import available
 
 
 class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
@@ -123,7 +123,7 @@ def gym_id(game_id: str) -> str:
 def register_all() -> dict[str, str]:
     """Register ``kassen/<game>-v0`` for every game (idempotent); game id -> env id."""
     out: dict[str, str] = {}
-    for gid in available():
+    for gid in env_games():
         env_id = gym_id(gid)
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="kassen.envs.gym_env:KassenGymEnv", kwargs={"game": gid})

@@ -38,10 +38,10 @@ import pyspiel
 
 from kassen.engine.protocol import State
 from kassen.engine.rng import Rng
-from kassen.envs.actions import action_index
+from kassen.envs.actions import action_index, env_games
 from kassen.envs.core import returns_of, skip_chance, teams_of
 from kassen.envs.tensors import encoder, observe
-from kassen.rulesets.registry import available, load_game
+from kassen.rulesets.registry import load_game
 
 MAX_GAME_LENGTH = 20000
 
@@ -311,14 +311,14 @@ GAMES: dict[str, type[KassenGame]] = {}
 def register_all() -> dict[str, str]:
     """Register every Kassen game with pyspiel (once); game id -> OpenSpiel short name."""
     registered = set(pyspiel.registered_names())
-    for gid in available():
+    for gid in env_games():
         name = short_name(gid)
         if gid not in _TYPES:
             _TYPES[gid] = _game_type(gid)
             GAMES[gid] = type(f"KassenGame_{gid.replace('-', '_')}", (KassenGame,), {"game_id": gid})
         if name not in registered:
             pyspiel.register_game(_TYPES[gid], GAMES[gid])
-    return {gid: short_name(gid) for gid in available()}
+    return {gid: short_name(gid) for gid in env_games()}
 
 
 SHORT_NAMES = register_all()
