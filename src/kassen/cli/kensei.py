@@ -3,7 +3,7 @@
 
 They live apart from :mod:`kassen.cli.main`; its ``main()`` hands the command line to
 :func:`dispatch` first, which runs them when the words name Kensei and otherwise leaves
-the line to the main app. The engagement format is in ``docs/formats-kensei.md``.
+the line to the main app. The engagement format is in ``docs/formats.md (Kensei)``.
 """
 
 from __future__ import annotations
@@ -200,7 +200,7 @@ def _print_roll(c: Console, title: str, r: dict[str, Any]) -> None:
 @app.command()
 def odds(
     engagement: Annotated[Path, typer.Argument(help="Engagement file (TOML): kind, [attacker] and [defender] "
-                                                    "(or [artillery] and [target]); docs/formats-kensei.md.")],
+                                                    "(or [artillery] and [target]); docs/formats.md (Kensei).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the distributions as JSON (exact fractions "
                                                          "and floats).")] = False,
 ) -> None:
@@ -233,7 +233,7 @@ def odds(
         for k, v in r["impact"]["successes"].items():
             c.print(f"  {k} success(es): {v['float']:.1%}: {r['impact']['effects'][k]}")
         _print_roll(c, f"Damage on {r['a']['plan']['target']}", r["a"])
-    c.print("[dim]Exact counts over every die (fractions in --json). Rulings K1... in docs/rulings-kensei.md; "
+    c.print("[dim]Exact counts over every die (fractions in --json). Rulings K1... in docs/rulings.md (Kensei); "
             "(inference) marks Kassen's reading where the sheet is silent.[/]")
 
 

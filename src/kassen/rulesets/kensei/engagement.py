@@ -1,6 +1,6 @@
 """One Kensei engagement (a hand-to-hand combat, a shot or an artillery shot) described as
 data, and its exact odds: the format of ``kassen odds --game kensei FILE`` and of the page's
-roll resolver (docs/formats-kensei.md)."""
+roll resolver (docs/formats.md (Kensei))."""
 
 from __future__ import annotations
 

@@ -61,7 +61,7 @@ class KenseiGame(Game):
 
     def calculator(self, state: Any, request: dict[str, Any]) -> dict[str, Any]:
         """The page's roll resolver: the exact odds of an engagement between troops of this
-        battle. ``request`` is an engagement (``docs/formats-kensei.md``) whose sides name a
+        battle. ``request`` is an engagement (``docs/formats.md (Kensei)``) whose sides name a
         ``seat`` (0 or 1) instead of a roster; raises ``KassenError`` naming what is wrong."""
         from kassen.rulesets.kensei.engagement import engagement_odds
 

@@ -13,7 +13,7 @@ every modifier used with its name and sheet line. A plan is then either
 
 Artillery's impact roll has its own plan (:func:`plan_impact`, :func:`impact_odds`,
 :func:`resolve_impact`). Rules used (sheet 003:116-178, 003:286-337; rulings K10-K24 in
-``docs/rulings-kensei.md``):
+``docs/rulings.md (Kensei)``):
 
 - a combat or shoot die hits on 4+ after its modifiers; a natural 1 always misses and a
   natural 6 always hits (K10, inference);

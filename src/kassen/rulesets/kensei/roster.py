@@ -1,4 +1,4 @@
-"""Kensei rosters: an army as a TOML file, validated with pydantic (docs/formats-kensei.md).
+"""Kensei rosters: an army as a TOML file, validated with pydantic (docs/formats.md (Kensei)).
 
 ::
 
