@@ -267,3 +267,23 @@ def render(obs: dict[str, Any], seat: int | None) -> Any:
     if q:
         parts.append(f"[bold]Table question:[/] {escape(str(q['text']))}")
     return Group(*parts)
+
+
+def play_args(argv: list[str]) -> list[str]:
+    """``play kensei [SCENARIO] ROSTER_A ROSTER_B ...`` as the general ``play`` command reads it:
+    the two rosters become ``--option rosters=A,B``; anything else is left as it was.
+
+    >>> play_args(["play", "kensei", "buke-vanguard", "kuroi-te-horde", "--seed", "3"])
+    ['play', 'kensei', '--option', 'rosters=buke-vanguard,kuroi-te-horde', '--seed', '3']
+    >>> play_args(["play", "kensei", "border-wars", "a.toml", "b.toml"])
+    ['play', 'kensei', 'border-wars', '--option', 'rosters=a.toml,b.toml']
+    """
+    if argv[:2] != ["play", "kensei"]:
+        return argv
+    rest = argv[2:]
+    n = next((i for i, a in enumerate(rest) if a.startswith("-")), len(rest))
+    words, options = rest[:n], rest[n:]
+    if len(words) not in (2, 3):
+        return argv
+    return ["play", "kensei", *words[:-2], "--option", f"rosters={words[-2]},{words[-1]}", *options]
+

@@ -106,8 +106,9 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
 def play(
     game: Annotated[str, typer.Argument(help="Game id (see `kassen games`).")] = "cc-samurai",
     scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
-    players: Annotated[str, typer.Option(help="One player per seat: human, random, easy, greedy, normal, hard, mcts; "
-                                                  "e.g. human,hard.")] = "human,normal",
+    players: Annotated[str | None, typer.Option(help="One player per seat: human, random, easy, greedy, normal, hard, "
+                                                         "mcts; e.g. human,hard (default human,normal; for the Kensei "
+                                                         "companion human,human).")] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: from the clock).")] = None,
     load: Annotated[Path | None, typer.Option(help="Resume a saved game.")] = None,
     tui: Annotated[bool, typer.Option("--tui/--no-tui", help="Play in the terminal (the default; for the browser "
@@ -123,6 +124,8 @@ def play(
     if not tui:
         fail("kassen play is the terminal game; to play in the browser run `kassen serve` (or `make play`)")
     try:
+        if players is None:  # Kensei is a companion for two people at a real table
+            players = "human,human" if game == "kensei" else "human,normal"
         run_tui(game, scenario, players, seed, load, options=parse_options(option or []), explain=explain)
     except KassenError as exc:
         fail(str(exc))
@@ -631,10 +634,11 @@ def _scenarios_show(name: str, game: str | None) -> None:
 
 def main() -> None:
     if any(a in ("kensei", "--game=kensei") for a in sys.argv[1:]):  # Kensei's rules, scenarios, odds
-        from kassen.cli.kensei import dispatch
+        from kassen.cli.kensei import dispatch, play_args
 
         if dispatch(sys.argv[1:]):
             return
+        sys.argv[1:] = play_args(sys.argv[1:])  # play kensei ROSTER_A ROSTER_B
     app()
 
 

@@ -330,7 +330,8 @@ class _Session:
         if self.thought.get(seat) == turn:
             return
         self.thought[seat] = turn
-        budget = LEVEL_BUDGET.get(getattr(player, "name", ""), "")
+        # the timed levels are C&C's turn planner; elsewhere the levels answer at once
+        budget = LEVEL_BUDGET.get(getattr(player, "name", ""), "") if self.game.id.startswith("cc-samurai") else ""
         self.con.print(Text(f"{self.seat_name(seat)} ({player.name}) is thinking{budget}…", style="dim"))
 
     def after_decision(self, seat: int) -> None:

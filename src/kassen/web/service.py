@@ -397,8 +397,9 @@ class GameService:
                 "ai_thinking": live.ai_running,
                 "ai_plans": list(live.plans),
                 # what the thinking AI is, with how long it may take ("normal (about 2 seconds a turn)")
-                "ai_level": (AI_LEVELS.get(live.stored.seat_kinds[mover]) if mover is not None
-                             and 0 <= mover < len(live.stored.seat_kinds) else None),
+                "ai_level": (None if mover is None or not 0 <= mover < len(live.stored.seat_kinds)
+                             else AI_LEVELS.get(live.stored.seat_kinds[mover]) if live.game.id.startswith("cc-samurai")
+                             else live.stored.seat_kinds[mover]),
             }
         return out
 
