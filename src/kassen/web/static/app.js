@@ -75,7 +75,7 @@ async function lobby() {
     fill(seatsBox, ...g.seats.map((seat, i) => h("div", {class: "seat-row"},
       h("span", {class: sideClass(seat)}, `${seat}${sides && sides[i] && sides[i] !== seat ? ` (${sides[i]})` : ""}`),
       h("select", {"data-seat": i, "aria-label": `${seat} player`},
-        ...cat.players.map((p) => h("option", {value: p.id, selected: (i === 0 ? p.id === "human" : p.id === "normal")},
+        ...cat.players.map((p) => h("option", {value: p.id, selected: (i === 0 || g.id === "kensei" ? p.id === "human" : p.id === "normal")},
           p.id === "human" ? "Human" : `AI: ${p.text} (${p.id})`))))));
   }
   gameSel.addEventListener("change", fillScen);
