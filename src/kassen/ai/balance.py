@@ -14,7 +14,10 @@ engine emits (see :mod:`kassen.engine.events`), which tell, in C&C Samurai:
 A banner is credited to the cause its event gives and to the card played in the
 turn it was won (the active side's card; a banner won by battling back is
 credited to the opponent's card, and flagged ``own_turn: false``). The banner
-that took the winner to the victory total is the *decisive* one.
+that took the winner to the victory total is the *decisive* one. Banners are
+counted as they are gained: a temporary banner (an objective held, then lost)
+counts each time it is gained, so the banners by cause may add up to more than
+the banners at the end.
 
 The report of a scenario gives each side's win rate with its 95% Wilson
 interval, the first mover's, the distribution of banners at the end and of the
@@ -204,6 +207,7 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     plt.rcParams["svg.fonttype"] = "none"  # text stays text: a smaller SVG
     plt.rcParams["svg.hashsalt"] = "kassen"  # the same report draws the same SVG
@@ -220,7 +224,7 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
     labels, rates, los, his = [], [], [], []
     for s, army in zip(sides, armies):
         w = report["win_rate_by_side"][s]
-        labels.append(f"{s}\n{army}"[:40])
+        labels.append(s if army == s else f"{s}\n{army[:24]}")
         rates.append(w["rate"] or 0.0)
         los.append((w["rate"] or 0.0) - w["ci95"][0])
         his.append(w["ci95"][1] - (w["rate"] or 0.0))
@@ -253,6 +257,8 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
     a.set_xlabel("turns", fontsize=8)
     a.set_ylabel("games", fontsize=8)
     a.set_title("game length", fontsize=9)
+    ax[0][1].yaxis.set_major_locator(MaxNLocator(integer=True))
+    a.yaxis.set_major_locator(MaxNLocator(integer=True))
     # what won the banners
     a = ax[1][1]
     causes: Counter[str] = Counter()
@@ -267,6 +273,7 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
     a.set_yticks(range(len(top)), [t.replace(" eliminated", "")[:28] for t in top], fontsize=7)
     a.invert_yaxis()
     a.set_title("banners won by cause (eliminated unless named)", fontsize=9)
+    a.xaxis.set_major_locator(MaxNLocator(integer=True))
     for row in ax:
         for a in row:
             a.tick_params(labelsize=7)
