@@ -132,3 +132,28 @@ def test_battle_on_ray_gives_the_same_results_as_one_process():
     on_ray = _kassen(*cmd, "--ray")
     assert on_ray.returncode == 0, f"Ray could not run the series:\n{on_ray.stderr}"
     assert json.loads(on_ray.stdout) == json.loads(plain.stdout)
+
+
+def test_plots_of_a_one_sided_series(tmp_path):
+    """A side that won every game: its interval ends at 1 up to rounding, and the plot still draws."""
+    from kassen.ai.balance import write_plots
+
+    res = [{"seed": s, "players": ["a", "b"], "winner_seat": 0, "reason": "banners", "turns": 10 + s,
+            "actions": 50, "banners": [6, s % 3], "first_seat": 0, "banner_log": [], "decisive": None}
+           for s in range(7)]
+    rep = scenario_report("x", "X", ["Red", "Blue"], res)
+    assert rep["win_rate_by_side"]["Red"]["rate"] == 1.0
+    assert write_plots(rep, tmp_path) == ["x.png", "x.svg"]
+
+
+def test_resume_keeps_the_scenarios_already_done(tmp_path):
+    args = ["balance", "cc-samurai", FAST, "--players", "random,random", "--games", "1", "--seed", "3",
+            "--no-plots", "--out", str(tmp_path)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    first = json.loads((tmp_path / "balance.json").read_text())
+    r = CliRunner().invoke(app, [*args, "--resume"])
+    assert r.exit_code == 0, r.output
+    again = json.loads((tmp_path / "balance.json").read_text())
+    assert again["scenarios"] == first["scenarios"] and len(again["runs"]) == 2
+    r = CliRunner().invoke(app, [*args[:-4], "--games", "2", "--out", str(tmp_path), "--resume"])
+    assert r.exit_code != 0  # another run's file is not mixed in

@@ -226,13 +226,13 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
         w = report["win_rate_by_side"][s]
         labels.append(s if army == s else f"{s}\n{army[:24]}")
         rates.append(w["rate"] or 0.0)
-        los.append((w["rate"] or 0.0) - w["ci95"][0])
-        his.append(w["ci95"][1] - (w["rate"] or 0.0))
+        los.append(max(0.0, (w["rate"] or 0.0) - w["ci95"][0]))  # never below 0 by rounding
+        his.append(max(0.0, w["ci95"][1] - (w["rate"] or 0.0)))
     fp = report["first_player"]
     labels.append("first to\nmove")
     rates.append(fp["rate"] or 0.0)
-    los.append((fp["rate"] or 0.0) - fp["ci95"][0])
-    his.append(fp["ci95"][1] - (fp["rate"] or 0.0))
+    los.append(max(0.0, (fp["rate"] or 0.0) - fp["ci95"][0]))
+    his.append(max(0.0, fp["ci95"][1] - (fp["rate"] or 0.0)))
     a.bar(range(len(rates)), rates, yerr=[los, his], capsize=4,
           color=colours[: len(sides)] + ["#777777"])
     a.axhline(0.5, color="black", linewidth=0.6, linestyle=":")

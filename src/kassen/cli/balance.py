@@ -54,6 +54,8 @@ def balance(
     ray: Annotated[str | None, typer.Option("--ray", help=RAY_HELP)] = None,
     out: Annotated[Path, typer.Option("--out", help="Directory for balance.json and the plots.")] = Path("balance"),
     plots: Annotated[bool, typer.Option(help="Draw each scenario's plots (PNG and SVG).")] = True,
+    resume: Annotated[bool, typer.Option("--resume", help="Keep the scenarios OUT/balance.json already has from "
+                                         "a run with the same game, players, games and seed; play the others.")] = False,
 ) -> None:
     """Balance report: a seeded self-play series per scenario with the sides swapped; writes
     OUT/balance.json (win rate per side with 95% Wilson intervals, first-mover advantage, banners
@@ -94,6 +96,18 @@ def balance(
         "plots": {},
     }
 
+    old = out / "balance.json"
+    if resume and old.exists():
+        prev = json.loads(old.read_text())
+        if [prev.get(k) for k in ("game", "players", "games_per_scenario", "seed")] != [g.id, names, games, seed]:
+            fail(f"{old} is of another run (game, players, games or seed differ); --resume needs the same")
+        kept = [sc for sc in todo if sc in prev.get("scenarios", {})]
+        doc["scenarios"] = {sc: prev["scenarios"][sc] for sc in kept}
+        doc["plots"] = {sc: prev["plots"][sc] for sc in kept if sc in prev.get("plots", {})}
+        doc["runs"] = [*prev.get("runs", [{"date": prev["date"], "command": prev["command"]}]),
+                       {"date": doc["date"], "command": doc["command"]}]
+        todo = [sc for sc in todo if sc not in doc["scenarios"]]
+
     def done(sc: str, report: dict[str, Any]) -> None:
         doc["scenarios"][sc] = report
         if plots:
@@ -109,6 +123,7 @@ def balance(
                         on_game=lambda r: progress.advance(task), on_scenario=done)
         except KassenError as exc:  # Ray could not start or reach its cluster
             fail(str(exc))
+    (out / "balance.json").write_text(json.dumps(doc, indent=1) + "\n")
     for sc, rep in doc["scenarios"].items():
         rates = ", ".join(f"{s} {w['rate']:.0%} [{w['ci95'][0]:.0%}-{w['ci95'][1]:.0%}]"
                           for s, w in rep["win_rate_by_side"].items())
