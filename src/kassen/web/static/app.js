@@ -71,12 +71,22 @@ async function lobby() {
     const g = cur();
     const sc = g.scenarios.find((x) => x.id === scenSel.value);
     const sides = sc ? sc.sides : g.seats;
-    fill(note, sc ? h("span", {}, sc.note || "", sc.banners ? ` Victory: ${sc.banners} banners.` : "") : "");
+    fill(note, sc ? h("span", {}, sc.note || "", sc.banners ? ` Victory: ${sc.banners} banners.` : "") : "",
+      sc ? balanceNote(sc.balance) : null);
     fill(seatsBox, ...g.seats.map((seat, i) => h("div", {class: "seat-row"},
       h("span", {class: sideClass(seat)}, `${seat}${sides && sides[i] && sides[i] !== seat ? ` (${sides[i]})` : ""}`),
       h("select", {"data-seat": i, "aria-label": `${seat} player`},
         ...cat.players.map((p) => h("option", {value: p.id, selected: (i === 0 ? p.id === "human" : p.id === "greedy")},
           p.id === "human" ? "Human" : `AI: ${p.text} (${p.id})`))))));
+  }
+  function balanceNote(b) {  // the shipped AI self-play report of the battle (kassen balance)
+    if (!b) return null;
+    const pct = (x) => `${Math.round(100 * x)}%`;
+    const wins = Object.entries(b.win_rate).map(([side, w]) =>
+      `${side} ${pct(w.rate)} (95%: ${pct(w.ci95[0])}-${pct(w.ci95[1])})`).join(", ");
+    return h("div", {class: "balance-note", id: "balance-note", title: b.command},
+      `AI self-play (${b.players.join(" vs ")}), ${b.games} games, ${b.date}: ${wins}. `,
+      b.plot ? h("a", {href: b.plot, target: "_blank", rel: "noopener"}, "Plot") : null);
   }
   gameSel.addEventListener("change", fillScen);
   scenSel.addEventListener("change", fillNote);
