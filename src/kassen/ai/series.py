@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kassen.ai.players import Player, make_player
-from kassen.engine.protocol import Result
+from kassen.engine.protocol import Result, State
 from kassen.rulesets.registry import load_game
 
 
@@ -22,13 +22,17 @@ class GameSpec:
     max_actions: int = 20000
 
 
-def play_one(spec: GameSpec, players: list[Player] | None = None) -> dict[str, Any]:
-    """Play one game between computer players; returns its summary.
+def play_game(spec: GameSpec, players: list[Player] | None = None,
+              watch: Callable[[State], None] | None = None) -> tuple[State, int]:
+    """Play one game between computer players; returns the final state and the number of actions.
 
-    ``players`` (one per seat) defaults to ``make_player`` of the spec's names.
+    ``players`` (one per seat) defaults to ``make_player`` of the spec's names;
+    ``watch`` (if given) sees the state after every action (its ``events`` included).
     """
     game = load_game(spec.game_id)
     state = game.new_state(spec.scenario, spec.seed)
+    if watch is not None:
+        watch(state)
     if players is None:
         players = [make_player(name, spec.seed * 7919 + i) for i, name in enumerate(spec.players)]
     actions = 0
@@ -37,6 +41,13 @@ def play_one(spec: GameSpec, players: list[Player] | None = None) -> dict[str, A
         assert seat is not None and seat >= 0
         state = state.apply(players[seat].choose(state, seat))
         actions += 1
+        if watch is not None:
+            watch(state)
+    return state, actions
+
+
+def game_summary(spec: GameSpec, state: State, actions: int) -> dict[str, Any]:
+    """The summary :func:`play_one` returns, of a finished (or stopped) game."""
     res = state.result()
     obs = state.observation(None)
     banners = obs.get("banners", {})
@@ -50,6 +61,15 @@ def play_one(spec: GameSpec, players: list[Player] | None = None) -> dict[str, A
         "turns": obs.get("turn"),
         "banners": [banners.get(s.lower(), 0) for s in state.seat_names()] if isinstance(banners, dict) else [],
     }
+
+
+def play_one(spec: GameSpec, players: list[Player] | None = None) -> dict[str, Any]:
+    """Play one game between computer players; returns its summary.
+
+    ``players`` (one per seat) defaults to ``make_player`` of the spec's names.
+    """
+    state, actions = play_game(spec, players)
+    return game_summary(spec, state, actions)
 
 
 def winner_seats(res: Result | None) -> list[int]:
@@ -86,19 +106,30 @@ def run_series(
     swap: bool = False,
     workers: int = 1,
     on_game: Callable[[dict[str, Any]], None] | None = None,
+    ray: str | None = None,
+    play: Callable[[GameSpec], dict[str, Any]] = play_one,
 ) -> list[dict[str, Any]]:
-    """Play the series (in ``workers`` processes); ``on_game`` is called after each game."""
+    """Play the series (in ``workers`` processes, or as Ray tasks when ``ray`` names a
+    cluster: ``"local"`` for one started on this machine for the run, else its address);
+    ``on_game`` is called after each game. Whichever way it runs, game ``i`` is dealt
+    with seed ``seed + i`` and the results come back in game order, so they are the same.
+    ``play`` plays one game (a module-level function, so that it can be sent to workers).
+    """
     todo = list(specs(game_id, scenario, players, games, seed, swap))
     out: list[dict[str, Any]] = []
+    if ray is not None:
+        from kassen.ai.distributed import ray_map
+
+        return ray_map(play, todo, ray, on_item=on_game)
     if workers <= 1:
         for spec in todo:
-            r = play_one(spec)
+            r = play(spec)
             out.append(r)
             if on_game:
                 on_game(r)
         return out
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for r in pool.map(play_one, todo):
+        for r in pool.map(play, todo):
             out.append(r)
             if on_game:
                 on_game(r)
@@ -139,6 +170,12 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     >>> lo, hi = wilson(50, 100)
     >>> round(lo, 3), round(hi, 3)
     (0.404, 0.596)
+
+    Its ends are exact when every game was won or lost (rounding once made 6 wins in 6 a
+    rate above its interval):
+
+    >>> wilson(6, 6)[1], wilson(0, 6)[0]
+    (1.0, 0.0)
     """
     if n == 0:
         return (0.0, 1.0)
@@ -146,7 +183,8 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    return (0.0 if wins == 0 else lo, 1.0 if wins == n else hi)
 
 
 def summarize(results: list[dict[str, Any]], seats: tuple[str, ...]) -> SeriesStats:

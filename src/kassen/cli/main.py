@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from kassen.cli.balance import RAY_HELP, balance, expand_ray_flag
 from kassen.engine.dice import parse_faces
 from kassen.engine.errors import KassenError
 from kassen.engine.events import events_for_seat
@@ -225,6 +226,7 @@ def battle(
     workers: Annotated[int, typer.Option(min=1, help="Processes to play in parallel.")] = 1,
     swap: Annotated[bool, typer.Option("--swap", help="Alternate the players' seats between games.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
+    ray: Annotated[str | None, typer.Option("--ray", help=RAY_HELP)] = None,
 ) -> None:
     """Play an AI-vs-AI series and report wins, banners, game length and a 95% interval."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -246,8 +248,11 @@ def battle(
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=as_json, disable=as_json and not err.is_terminal) as progress:
         task = progress.add_task(f"{' vs '.join(names)}", total=games)
-        results = run_series(game, scenario, names, games, seed, swap, workers,
-                             on_game=lambda r: progress.advance(task))
+        try:
+            results = run_series(game, scenario, names, games, seed, swap, workers,
+                                 on_game=lambda r: progress.advance(task), ray=ray)
+        except KassenError as exc:  # Ray could not start or reach its cluster
+            fail(str(exc))
     stats = summarize(results, seat_names)
     if as_json:
         sys.stdout.write(json.dumps(stats.to_json(), indent=1) + "\n")
@@ -632,6 +637,9 @@ def _scenarios_show(name: str, game: str | None) -> None:
         c.print(render_board(state.observation(None)))
 
 
+app.command()(balance)
+
+
 def main() -> None:
     if any(a in ("kensei", "--game=kensei") for a in sys.argv[1:]):  # Kensei's rules, scenarios, odds
         from kassen.cli.kensei import dispatch, play_args
@@ -639,7 +647,7 @@ def main() -> None:
         if dispatch(sys.argv[1:]):
             return
         sys.argv[1:] = play_args(sys.argv[1:])  # play kensei ROSTER_A ROSTER_B
-    app()
+    app(args=expand_ray_flag(sys.argv[1:]))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,9 @@ functions; games not listed here get the generic view and no odds.
 
 from __future__ import annotations
 
+import functools
+import json
+from importlib import resources
 from typing import Any
 
 from kassen.engine.protocol import Game
@@ -19,19 +22,55 @@ def view_for(game_id: str) -> str:
 
 
 def scenario_info(game: Game, sid: str) -> dict[str, Any]:
-    """Name, year, sides and historical note of a scenario, as far as the game tells."""
+    """Name, year, sides and historical note of a scenario, as far as the game tells, and the
+    figure of its shipped balance report (``None`` if it has none)."""
     row: dict[str, Any] = {"id": sid, "name": sid, "year": None, "sides": list(game.seats), "note": "",
                            "first": None, "banners": None}
     summary = getattr(game, "scenario_summary", None)
+    loader = getattr(game, "load_scenario", None)
     if callable(summary):
         row.update({k: v for k, v in summary(sid).items() if k in row})
-        return row
-    loader = getattr(game, "load_scenario", None)
-    if callable(loader):
+    elif callable(loader):
         m = loader(sid).scenario
         row.update({"name": m.name, "year": m.year, "sides": [m.red_name, m.blue_name], "note": m.note,
                     "first": m.first, "banners": m.victory_banners})
+    row["balance"] = balance_figure(game.id, sid)
     return row
+
+
+#: the balance reports shipped with Kassen: static/balance/<game>/balance.json (``kassen balance``)
+BALANCE_DIR = "balance"
+
+
+@functools.cache
+def _balance_report(game_id: str) -> dict[str, Any] | None:
+    f = resources.files("kassen.web") / "static" / BALANCE_DIR / game_id / "balance.json"
+    try:
+        doc: dict[str, Any] = json.loads(f.read_text(encoding="utf-8"))
+    except (FileNotFoundError, NotADirectoryError, ValueError):
+        return None
+    return doc
+
+
+def balance_figure(game_id: str, sid: str) -> dict[str, Any] | None:
+    """What the lobby shows of a scenario's shipped balance report: the AI self-play series (players,
+    games, date, command), each side's win rate with its 95% interval, and the plot's address."""
+    doc = _balance_report(game_id)
+    rep = (doc or {}).get("scenarios", {}).get(sid)
+    if doc is None or rep is None:
+        return None
+    plots = doc.get("plots", {}).get(sid, [])
+    svg = next((p for p in plots if p.endswith(".svg")), None)
+    return {
+        "date": doc["date"],
+        "players": doc["players"],
+        "games": rep["games"],
+        "command": doc["command"],
+        "win_rate": {s: {"rate": w["rate"], "ci95": w["ci95"]} for s, w in rep["win_rate_by_side"].items()},
+        "draws": rep["draws"],
+        "mean_turns": rep["length"]["turns"]["mean"],
+        "plot": f"/static/{BALANCE_DIR}/{game_id}/{svg}" if svg else None,
+    }
 
 
 _NAMES: dict[tuple[str, str], str] = {}

@@ -56,6 +56,7 @@ async function lobby() {
   const gameSel = h("select", {id: "ruleset"}, ...cat.games.map((g) => h("option", {value: g.id}, g.name)));
   const scenSel = h("select", {id: "scenario"});
   const note = h("div", {class: "scen-note", id: "scenario-note"});
+  const balance = h("div", {class: "scen-note"});
   const seatsBox = h("div", {id: "seats"});
   const links = h("div");
   const createBtn = h("button", {class: "primary", id: "create"}, "Start this battle");
@@ -72,11 +73,21 @@ async function lobby() {
     const sc = g.scenarios.find((x) => x.id === scenSel.value);
     const sides = sc ? sc.sides : g.seats;
     fill(note, sc ? h("span", {}, sc.note || "", sc.banners ? ` Victory: ${sc.banners} banners.` : "") : "");
+    fill(balance, sc ? balanceNote(sc.balance) : null);  // below the note's scrolling box, always in sight
     fill(seatsBox, ...g.seats.map((seat, i) => h("div", {class: "seat-row"},
       h("span", {class: sideClass(seat)}, `${seat}${sides && sides[i] && sides[i] !== seat ? ` (${sides[i]})` : ""}`),
       h("select", {"data-seat": i, "aria-label": `${seat} player`},
         ...cat.players.map((p) => h("option", {value: p.id, selected: (i === 0 || g.id === "kensei" ? p.id === "human" : p.id === "normal")},
           p.id === "human" ? "Human" : `AI: ${p.text} (${p.id})`))))));
+  }
+  function balanceNote(b) {  // the shipped AI self-play report of the battle (kassen balance)
+    if (!b) return null;
+    const pct = (x) => `${Math.round(100 * x)}%`;
+    const wins = Object.entries(b.win_rate).map(([side, w]) =>
+      `${side} ${pct(w.rate)} (95%: ${pct(w.ci95[0])}-${pct(w.ci95[1])})`).join(", ");
+    return h("div", {class: "balance-note", id: "balance-note", title: b.command},
+      `AI self-play (${b.players.join(" vs ")}), ${b.games} games, ${b.date}: ${wins}. `,
+      b.plot ? h("a", {href: b.plot, target: "_blank", rel: "noopener"}, "Plot") : null);
   }
   gameSel.addEventListener("change", fillScen);
   scenSel.addEventListener("change", fillNote);
@@ -85,7 +96,7 @@ async function lobby() {
     [...seatsBox.querySelectorAll("select")].map((x) => x.value), links));
   wrap.append(h("section", {class: "panel"}, h("h2", {}, "New battle"),
     h("label", {for: "ruleset"}, "Game"), gameSel,
-    h("label", {for: "scenario"}, "Battle"), scenSel, note,
+    h("label", {for: "scenario"}, "Battle"), scenSel, note, balance,
     h("label", {}, "Seats"), seatsBox, h("p", {}, createBtn), links));
 
   // join

@@ -1,0 +1,287 @@
+"""Balance reports: seeded self-play series of a game's scenarios, with the sides swapped.
+
+For every scenario, game ``i`` is dealt with seed ``seed + i`` and the players'
+seats alternate (game 1 is ``A,B``, game 2 is ``B,A``, ...), exactly as
+``kassen battle --swap`` plays them. Each game is watched through the events the
+engine emits (see :mod:`kassen.engine.events`), which tell, in C&C Samurai:
+
+* ``turn`` — whose turn it is (the first one tells who moved first);
+* ``play`` — the command card a side plays;
+* ``banner`` — a side gains Victory Banners, and why (``"Samurai Infantry
+  eliminated"``, ``"commander eliminated"``, an objective, ...);
+* ``victory`` — the banner that won the game.
+
+A banner is credited to the cause its event gives and to the card played in the
+turn it was won (the active side's card; a banner won by battling back is
+credited to the opponent's card, and flagged ``own_turn: false``). The banner
+that took the winner to the victory total is the *decisive* one. Banners are
+counted as they are gained: a temporary banner (an objective held, then lost)
+counts each time it is gained, so the banners by cause may add up to more than
+the banners at the end.
+
+The report of a scenario gives each side's win rate with its 95% Wilson
+interval, the first mover's, the distribution of banners at the end and of the
+game's length, and which causes and cards won banners and games.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from kassen.ai.series import GameSpec, game_summary, play_game, run_series, wilson
+from kassen.engine.protocol import State
+
+_BANNER_WHY = re.compile(r"Victory Banners?: (?P<why>.*) \(\d+/\d+\)$")
+
+
+class _Watcher:
+    """Reads the events of one game as it is played."""
+
+    def __init__(self) -> None:
+        self.first_side: int | None = None
+        self.turn_side: int | None = None
+        self.turn = 0
+        self.turn_card: str | None = None
+        self.banners: list[dict[str, Any]] = []
+        self.decisive: dict[str, Any] | None = None
+        self.cards: Counter[str] = Counter()
+
+    def __call__(self, state: State) -> None:
+        for e in state.events:
+            d = e.data
+            if e.kind == "turn":
+                self.turn_side = d.get("side")
+                self.turn = int(d.get("turn") or self.turn)
+                self.turn_card = None
+                if self.first_side is None:
+                    self.first_side = self.turn_side
+            elif e.kind == "play":
+                if d.get("side") == self.turn_side or self.turn_card is None:
+                    self.turn_card = str(d.get("slug") or d.get("card"))
+                self.cards[f"{d.get('side')}:{d.get('slug') or d.get('card')}"] += 1
+            elif e.kind == "banner":
+                m = _BANNER_WHY.search(e.text)
+                self.banners.append({
+                    "side": d.get("side"), "amount": int(d.get("amount", 1)),
+                    "cause": m.group("why") if m else "unknown",
+                    "card": self.turn_card, "own_turn": d.get("side") == self.turn_side, "turn": self.turn,
+                })
+            elif e.kind == "victory" and self.banners and self.decisive is None:
+                last = self.banners[-1]
+                self.decisive = dict(last) if last["side"] == d.get("winner") else None
+
+
+def play_analysed(spec: GameSpec) -> dict[str, Any]:
+    """Play one game as :func:`kassen.ai.series.play_one` does (same seeds, same moves) and add
+    what its events tell: who moved first, every banner's cause and card, the decisive banner."""
+    w = _Watcher()
+    state, actions = play_game(spec, watch=w)
+    out = game_summary(spec, state, actions)
+    out["first_seat"] = w.first_side
+    out["banner_log"] = w.banners
+    out["decisive"] = w.decisive
+    return out
+
+
+def _rate(wins: int, n: int) -> dict[str, Any]:
+    lo, hi = wilson(wins, n)
+    return {"wins": wins, "games": n, "rate": wins / n if n else None, "ci95": [lo, hi]}
+
+
+def _spread(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"mean": None, "median": None, "min": None, "max": None, "values": []}
+    return {"mean": statistics.fmean(values), "median": statistics.median(values),
+            "min": min(values), "max": max(values), "values": sorted(values)}
+
+
+def _counts(c: Counter[Any]) -> dict[str, int]:
+    return {str(k): v for k, v in sorted(c.items(), key=lambda kv: (-kv[1], str(kv[0])))}
+
+
+def scenario_report(scenario: str, name: str, seats: list[str], results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The statistics of one scenario's series (``results`` from :func:`play_analysed`)."""
+    n = len(results)
+    decided = [r for r in results if r["reason"] != "unfinished" and r["winner_seat"] is not None]
+    wins_by_seat = Counter(r["winner_seat"] for r in decided)
+    players = sorted({p for r in results for p in r["players"]})
+    wins_by_player: Counter[str] = Counter()
+    games_by_player: Counter[str] = Counter()
+    for r in results:
+        for p in set(r["players"]):
+            games_by_player[p] += 1
+        if r in decided:
+            wins_by_player[r["players"][r["winner_seat"]]] += 1
+    first = [r for r in results if r.get("first_seat") is not None]
+    first_seats = sorted({r["first_seat"] for r in first})
+    first_wins = sum(1 for r in first if r["winner_seat"] == r["first_seat"] and r in decided)
+    banners_end: dict[str, Counter[int]] = {s: Counter() for s in seats}
+    by_cause: dict[str, Counter[str]] = {s: Counter() for s in seats}
+    by_card: dict[str, Counter[str]] = {s: Counter() for s in seats}
+    decisive_cause: Counter[str] = Counter()
+    decisive_card: Counter[str] = Counter()
+    margins: Counter[int] = Counter()
+    for r in results:
+        for i, s in enumerate(seats):
+            if i < len(r["banners"]):
+                banners_end[s][r["banners"][i]] += 1
+        if len(r["banners"]) == 2:
+            margins[r["banners"][0] - r["banners"][1]] += 1
+        for b in r["banner_log"]:
+            side = seats[b["side"]]
+            by_cause[side][b["cause"]] += b["amount"]
+            by_card[side][b["card"] or "(none)"] += b["amount"]
+        if r["decisive"]:
+            decisive_cause[r["decisive"]["cause"]] += 1
+            decisive_card[r["decisive"]["card"] or "(none)"] += 1
+    return {
+        "scenario": scenario,
+        "name": name,
+        "games": n,
+        "draws": sum(1 for r in results if r["reason"] != "unfinished" and r["winner_seat"] is None),
+        "unfinished": sum(1 for r in results if r["reason"] == "unfinished"),
+        "reasons": _counts(Counter(r["reason"] for r in results)),
+        "sides": seats,
+        "win_rate_by_side": {s: _rate(wins_by_seat[i], n) for i, s in enumerate(seats)},
+        "win_rate_by_player": {p: _rate(wins_by_player[p], games_by_player[p]) for p in players},
+        "first_player": {"side": seats[first_seats[0]] if len(first_seats) == 1 else None,
+                         **_rate(first_wins, len(first))},
+        "banners_at_end": {s: {"mean": (statistics.fmean(v for v, k in c.items() for _ in range(k)) if c else None),
+                               "histogram": {str(k): c[k] for k in sorted(c)}} for s, c in banners_end.items()},
+        "banner_margin": {"note": f"{seats[0]} minus {seats[1]}" if len(seats) == 2 else "",
+                          "histogram": {str(k): margins[k] for k in sorted(margins)}},
+        "length": {"turns": _spread([r["turns"] or 0 for r in results]),
+                   "actions": _spread([r["actions"] for r in results])},
+        "banners_by_cause": {s: _counts(c) for s, c in by_cause.items()},
+        "banners_by_card": {s: _counts(c) for s, c in by_card.items()},
+        "decisive_banner": {"cause": _counts(decisive_cause), "card": _counts(decisive_card)},
+        "results": [{k: r[k] for k in ("seed", "players", "winner_seat", "reason", "turns", "actions", "banners",
+                                       "first_seat", "decisive")} for r in results],
+    }
+
+
+def run_balance(
+    game_id: str,
+    scenarios: list[str],
+    players: list[str],
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+    ray: str | None = None,
+    on_game: Callable[[dict[str, Any]], None] | None = None,
+    on_scenario: Callable[[str, dict[str, Any]], None] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Play every scenario's series (sides swapped) and report each; ``on_scenario`` is
+    called with each report as soon as it is done."""
+    from kassen.rulesets.registry import load_game
+
+    g = load_game(game_id)
+    out: dict[str, dict[str, Any]] = {}
+    for sc in scenarios:
+        probe = g.new_state(sc, seed)
+        seats = list(probe.seat_names())
+        name, armies = sc, list(seats)
+        loader = getattr(g, "load_scenario", None)
+        if callable(loader):
+            m = loader(sc).scenario
+            name, armies = m.name, [m.red_name, m.blue_name]
+        results = run_series(game_id, sc, players, games, seed, swap=True, workers=workers, ray=ray,
+                             on_game=on_game, play=play_analysed)
+        out[sc] = scenario_report(sc, name, seats, results)
+        out[sc]["armies"] = armies
+        if on_scenario:
+            on_scenario(sc, out[sc])
+    return out
+
+
+def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -> list[str]:
+    """Draw one scenario's report (matplotlib, Agg backend) as ``<stem>.png`` and ``<stem>.svg``
+    in ``out_dir``; returns the file names."""
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    plt.rcParams["svg.fonttype"] = "none"  # text stays text: a smaller SVG
+    plt.rcParams["svg.hashsalt"] = "kassen"  # the same report draws the same SVG
+
+    out = Path(out_dir)
+    stem = stem or report["scenario"]
+    sides = report["sides"]
+    armies = report.get("armies") or sides
+    colours = ["#b22222", "#1f4e9c", "#2e7d32", "#8e6c00"]
+    fig, ax = plt.subplots(2, 2, figsize=(9, 6.2), dpi=80)
+    fig.suptitle(f"{report['name']}: {report['games']} games", fontsize=12)
+    # win rate per side (and first mover) with 95% Wilson intervals
+    a = ax[0][0]
+    labels, rates, los, his = [], [], [], []
+    for s, army in zip(sides, armies):
+        w = report["win_rate_by_side"][s]
+        labels.append(s if army == s else f"{s}\n{army[:24]}")
+        rates.append(w["rate"] or 0.0)
+        los.append(max(0.0, (w["rate"] or 0.0) - w["ci95"][0]))  # never below 0 by rounding
+        his.append(max(0.0, w["ci95"][1] - (w["rate"] or 0.0)))
+    fp = report["first_player"]
+    labels.append("first to\nmove")
+    rates.append(fp["rate"] or 0.0)
+    los.append(max(0.0, (fp["rate"] or 0.0) - fp["ci95"][0]))
+    his.append(max(0.0, fp["ci95"][1] - (fp["rate"] or 0.0)))
+    a.bar(range(len(rates)), rates, yerr=[los, his], capsize=4,
+          color=colours[: len(sides)] + ["#777777"])
+    a.axhline(0.5, color="black", linewidth=0.6, linestyle=":")
+    a.set_xticks(range(len(rates)), labels, fontsize=7)
+    a.set_ylim(0, 1)
+    a.set_title("win rate (95% Wilson interval)", fontsize=9)
+    # banners at the end of the game
+    a = ax[0][1]
+    width = 0.8 / max(1, len(sides))
+    for i, s in enumerate(sides):
+        h = report["banners_at_end"][s]["histogram"]
+        xs = [int(k) + (i - (len(sides) - 1) / 2) * width for k in h]
+        a.bar(xs, list(h.values()), width=width, color=colours[i % len(colours)], label=s)
+    a.legend(fontsize=7)
+    a.set_xlabel("banners at the end", fontsize=8)
+    a.set_ylabel("games", fontsize=8)
+    a.set_title("banners at the end", fontsize=9)
+    # game length
+    a = ax[1][0]
+    turns = report["length"]["turns"]["values"]
+    a.hist(turns, bins=min(12, max(1, len(set(turns)))), color="#555555")
+    a.set_xlabel("turns", fontsize=8)
+    a.set_ylabel("games", fontsize=8)
+    a.set_title("game length", fontsize=9)
+    ax[0][1].yaxis.set_major_locator(MaxNLocator(integer=True))
+    a.yaxis.set_major_locator(MaxNLocator(integer=True))
+    # what won the banners
+    a = ax[1][1]
+    causes: Counter[str] = Counter()
+    for c in report["banners_by_cause"].values():
+        causes.update(c)
+    top = [k for k, _ in causes.most_common(8)]
+    left = [0] * len(top)
+    for i, s in enumerate(sides):
+        vals = [report["banners_by_cause"][s].get(k, 0) for k in top]
+        a.barh(range(len(top)), vals, left=left, color=colours[i % len(colours)], label=s)
+        left = [x + v for x, v in zip(left, vals)]
+    a.set_yticks(range(len(top)), [t.replace(" eliminated", "")[:28] for t in top], fontsize=7)
+    a.invert_yaxis()
+    a.set_title("banners won by cause (eliminated unless named)", fontsize=9)
+    a.xaxis.set_major_locator(MaxNLocator(integer=True))
+    for row in ax:
+        for a in row:
+            a.tick_params(labelsize=7)
+    fig.tight_layout()
+    names = []
+    for ext in ("png", "svg"):
+        path = out / f"{stem}.{ext}"
+        fig.savefig(path, metadata={"Date": None} if ext == "svg" else {"Software": None})
+        names.append(path.name)
+    plt.close(fig)
+    return names

@@ -1,0 +1,159 @@
+"""Balance reports (kassen.ai.balance, ``kassen balance``) and series on Ray (``--ray``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kassen.ai.balance import play_analysed, run_balance, scenario_report
+from kassen.ai.players import PLAYERS, RandomPlayer
+from kassen.ai.series import GameSpec, play_one, wilson
+from kassen.cli.main import app
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+FAST = "okehazama-1560"  # the shortest battle of cc-samurai
+
+
+@pytest.mark.parametrize(("wins", "n", "lo", "hi"), [
+    # by hand: p = w/n, z = 1.96, d = 1 + z²/n, centre = (p + z²/2n)/d, half = z·sqrt(p(1-p)/n + z²/4n²)/d
+    (0, 4, 0.0, 0.48990),     # d = 1.9604, centre = half = 0.48020/1.9604 = 0.24495
+    (7, 10, 0.39677, 0.89221),  # d = 1.38416, centre = 0.64449, half = 0.24772
+    (5, 10, 0.23659, 0.76341),  # d = 1.38416, centre = 0.5, half = 0.36460/1.38416 = 0.26341
+    (20, 20, 0.83887, 1.0),    # d = 1.19208, centre = 0.91943, half = 0.08057
+])
+def test_wilson_interval_matches_hand_computed_values(wins, n, lo, hi):
+    got = wilson(wins, n)
+    assert got[0] == pytest.approx(lo, abs=5e-5)
+    assert got[1] == pytest.approx(hi, abs=5e-5)
+
+
+def test_wilson_of_no_games_is_the_whole_range():
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_analysed_game_is_the_same_game_as_play_one():
+    spec = GameSpec("cc-samurai", FAST, ("random", "random"), 3)
+    a = play_analysed(spec)
+    b = play_one(spec)
+    assert {k: a[k] for k in b} == b
+    assert a["first_seat"] in (0, 1)
+    won = sum(x["amount"] for x in a["banner_log"] if x["side"] == a["winner_seat"])
+    assert won == a["banners"][a["winner_seat"]]  # every banner of the winner is in the log
+    assert a["decisive"]["side"] == a["winner_seat"]
+    assert a["decisive"]["cause"]  # e.g. "Ashigaru Infantry Spearmen eliminated"
+
+
+@pytest.fixture
+def two_names(monkeypatch):
+    """A second random player under another name, so that seats swapped can be seen."""
+    monkeypatch.setitem(PLAYERS, "random2", RandomPlayer)
+    return ["random", "random2"]
+
+
+def test_report_shape_sides_swapped_and_determinism(two_names):
+    reports = run_balance("cc-samurai", [FAST], two_names, games=4, seed=11)
+    rep = reports[FAST]
+    assert rep["games"] == 4 and rep["name"] == "Okehazama"
+    assert rep["sides"] == ["Red", "Blue"] and len(rep["armies"]) == 2
+    # sides swapped: game i uses seed + i, players alternate seats
+    assert [r["players"] for r in rep["results"]] == [two_names, two_names[::-1]] * 2
+    assert [r["seed"] for r in rep["results"]] == [11, 12, 13, 14]
+    assert {p: rep["win_rate_by_player"][p]["games"] for p in two_names} == {"random": 4, "random2": 4}
+    wins = sum(w["wins"] for w in rep["win_rate_by_side"].values())
+    assert wins + rep["draws"] + rep["unfinished"] == 4
+    for w in rep["win_rate_by_side"].values():
+        assert list(w["ci95"]) == list(wilson(w["wins"], 4))
+    assert rep["first_player"]["side"] == "Red" and rep["first_player"]["games"] == 4
+    assert sum(rep["banners_at_end"]["Red"]["histogram"].values()) == 4
+    assert len(rep["length"]["turns"]["values"]) == 4
+    assert sum(rep["decisive_banner"]["cause"].values()) == wins
+    json.dumps(rep)  # plain JSON
+    # the same seed, the same report
+    assert run_balance("cc-samurai", [FAST], two_names, games=4, seed=11)[FAST] == rep
+
+
+def test_report_of_hand_made_results():
+    res = [
+        {"seed": s, "players": ["a", "b"] if s % 2 == 0 else ["b", "a"], "winner_seat": w, "reason": "banners",
+         "turns": t, "actions": 10 * t, "banners": bn, "first_seat": 0,
+         "banner_log": [{"side": w, "amount": 1, "cause": "Ashigaru Bow eliminated", "card": "order-one-left",
+                         "own_turn": True, "turn": t}],
+         "decisive": {"side": w, "amount": 1, "cause": "Ashigaru Bow eliminated", "card": "order-one-left",
+                      "own_turn": True, "turn": t}}
+        for s, w, t, bn in [(0, 0, 10, [5, 1]), (1, 0, 20, [5, 4]), (2, 1, 30, [2, 5])]
+    ]
+    rep = scenario_report("x", "X", ["Red", "Blue"], res)
+    assert rep["win_rate_by_side"]["Red"]["wins"] == 2 and rep["win_rate_by_side"]["Red"]["rate"] == 2 / 3
+    assert rep["win_rate_by_player"]["a"]["wins"] == 1  # a won game 0 in Red; b won game 1 in Red, game 2 in Blue
+    assert rep["win_rate_by_player"]["b"]["wins"] == 2
+    assert rep["first_player"]["wins"] == 2
+    assert rep["banners_at_end"]["Red"] == {"mean": 4.0, "histogram": {"2": 1, "5": 2}}
+    assert rep["banner_margin"]["histogram"] == {"-3": 1, "1": 1, "4": 1}
+    assert rep["length"]["turns"]["median"] == 20
+    assert rep["banners_by_cause"]["Red"] == {"Ashigaru Bow eliminated": 2}
+    assert rep["decisive_banner"]["card"] == {"order-one-left": 3}
+
+
+def test_balance_command_writes_json_and_plots(tmp_path):
+    out = tmp_path / "bal"
+    r = CliRunner().invoke(app, ["balance", "cc-samurai", FAST, "--players", "random,random", "--games", "2",
+                                 "--seed", "3", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    doc = json.loads((out / "balance.json").read_text())
+    assert doc["game"] == "cc-samurai" and doc["games_per_scenario"] == 2 and doc["date"]
+    assert list(doc["scenarios"]) == [FAST]
+    assert sorted(doc["plots"][FAST]) == [f"{FAST}.png", f"{FAST}.svg"]
+    assert (out / f"{FAST}.png").read_bytes()[:4] == b"\x89PNG"
+    assert "<svg" in (out / f"{FAST}.svg").read_text()
+
+
+def test_balance_command_wants_a_scenario_or_all(tmp_path):
+    r = CliRunner().invoke(app, ["balance", "cc-samurai", "--out", str(tmp_path)])
+    assert r.exit_code != 0
+
+
+def _kassen(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": SRC}
+    return subprocess.run([sys.executable, "-m", "kassen", *args], capture_output=True, text=True, env=env,
+                          timeout=600)
+
+
+def test_battle_on_ray_gives_the_same_results_as_one_process():
+    """``kassen battle ... --ray`` (a local Ray instance) and the same command without it agree."""
+    cmd = ["battle", "cc-samurai", "--players", "random,random", "--games", "4", "--seed", "5", "--swap", "--json"]
+    plain = _kassen(*cmd)
+    assert plain.returncode == 0, plain.stderr
+    on_ray = _kassen(*cmd, "--ray")
+    assert on_ray.returncode == 0, f"Ray could not run the series:\n{on_ray.stderr}"
+    assert json.loads(on_ray.stdout) == json.loads(plain.stdout)
+
+
+def test_plots_of_a_one_sided_series(tmp_path):
+    """A side that won every game: its interval ends at 1 up to rounding, and the plot still draws."""
+    from kassen.ai.balance import write_plots
+
+    res = [{"seed": s, "players": ["a", "b"], "winner_seat": 0, "reason": "banners", "turns": 10 + s,
+            "actions": 50, "banners": [6, s % 3], "first_seat": 0, "banner_log": [], "decisive": None}
+           for s in range(7)]
+    rep = scenario_report("x", "X", ["Red", "Blue"], res)
+    assert rep["win_rate_by_side"]["Red"]["rate"] == 1.0
+    assert write_plots(rep, tmp_path) == ["x.png", "x.svg"]
+
+
+def test_resume_keeps_the_scenarios_already_done(tmp_path):
+    args = ["balance", "cc-samurai", FAST, "--players", "random,random", "--games", "1", "--seed", "3",
+            "--no-plots", "--out", str(tmp_path)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    first = json.loads((tmp_path / "balance.json").read_text())
+    r = CliRunner().invoke(app, [*args, "--resume"])
+    assert r.exit_code == 0, r.output
+    again = json.loads((tmp_path / "balance.json").read_text())
+    assert again["scenarios"] == first["scenarios"] and len(again["runs"]) == 2
+    r = CliRunner().invoke(app, [*args[:-4], "--games", "2", "--out", str(tmp_path), "--resume"])
+    assert r.exit_code != 0  # another run's file is not mixed in

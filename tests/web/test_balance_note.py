@@ -1,0 +1,35 @@
+"""The lobby shows each battle's shipped balance report next to its historical note (issue 16)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from kassen.web.extras import balance_figure
+
+
+def test_every_cc_samurai_battle_carries_its_balance_figure(app_client: Any) -> None:
+    client, _ = app_client
+    games = {g["id"]: g for g in client.get("/api/catalog").json()["games"]}
+    shipped = json.loads((resources.files("kassen.web") / "static/balance/cc-samurai/balance.json").read_text())
+    for row in games["cc-samurai"]["scenarios"]:
+        b = row["balance"]
+        assert b is not None, row["id"]
+        rep = shipped["scenarios"][row["id"]]
+        assert b["date"] == shipped["date"] and b["games"] == rep["games"] > 0
+        assert b["players"] == shipped["players"] and b["command"].startswith("kassen balance cc-samurai")
+        assert set(b["win_rate"]) == {"Red", "Blue"}
+        for side, w in b["win_rate"].items():
+            assert w == {"rate": rep["win_rate_by_side"][side]["rate"], "ci95": rep["win_rate_by_side"][side]["ci95"]}
+            # (the shipped run's 6-in-6 intervals end at 0.9999999999999999, before wilson's ends were exact)
+            assert 0 <= w["ci95"][0] <= w["rate"] + 1e-12 and w["rate"] <= w["ci95"][1] + 1e-12 <= 1 + 1e-12
+        r = client.get(b["plot"])  # the plot is served with the page
+        assert r.status_code == 200 and "<svg" in r.text, b["plot"]
+
+
+def test_a_battle_without_a_report_has_no_balance_figure(app_client: Any) -> None:
+    client, _ = app_client
+    games = {g["id"]: g for g in client.get("/api/catalog").json()["games"]}
+    assert all(row["balance"] is None for row in games["honourable-victory"]["scenarios"])
+    assert balance_figure("cc-samurai", "no-such-battle") is None
