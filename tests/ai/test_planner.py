@@ -144,11 +144,12 @@ def test_levels_map_to_existing_players_in_other_games():
 def test_normal_is_the_default_opponent():
     import inspect
 
-    from kassen.cli.main import play
+    from kassen.cli.main import default_players, play
     from kassen.web.app import NewGame
 
     assert NewGame().seats == ["human", "normal"]
-    assert inspect.signature(play).parameters["players"].default == "human,normal"
+    assert inspect.signature(play).parameters["players"].default is None  # then default_players(game)
+    assert default_players("cc-samurai") == "human,normal"
 
 
 def test_web_lobby_offers_the_levels_and_creates_a_game_against_normal_by_default(tmp_path):

@@ -103,6 +103,16 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
     console().print(t)
 
 
+def default_players(game: str) -> str:
+    """Who plays when ``--players`` is not given: you against the ``normal`` AI; the Kensei
+    companion is for two people at a real table.
+
+    >>> default_players("cc-samurai"), default_players("kensei")
+    ('human,normal', 'human,human')
+    """
+    return "human,human" if game == "kensei" else "human,normal"
+
+
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="Game id (see `kassen games`).")] = "cc-samurai",
@@ -125,8 +135,8 @@ def play(
     if not tui:
         fail("kassen play is the terminal game; to play in the browser run `kassen serve` (or `make play`)")
     try:
-        if players is None:  # Kensei is a companion for two people at a real table
-            players = "human,human" if game == "kensei" else "human,normal"
+        if players is None:
+            players = default_players(game)
         run_tui(game, scenario, players, seed, load, options=parse_options(option or []), explain=explain)
     except KassenError as exc:
         fail(str(exc))
