@@ -34,6 +34,8 @@ JSON = dict[str, Any]
 POOL_TOTAL = 30
 LEADER_MOVE = {"foot": 2, "mounted": 3, "commander": 0}
 LEADER_NAME = {"foot": "foot Leader", "mounted": "mounted Leader", "commander": "Army Commander"}
+#: hex -> notation of the one shared battlefield (the hot paths index it directly)
+_NAMES: dict[Hex, str] = {h: board().name(h) for h in board().cells}
 
 
 def _copy(o: Any) -> Any:
@@ -66,6 +68,8 @@ class CCState(State):
         #: who holds each objective now (a permanent one stays with whoever took it)
         self.obj_held: list[int | None] = []
         self.terrain: dict[Hex, str] = {}
+        #: hex -> TerrainType of every hex, built on first use (shared by clones like terrain)
+        self._terc: dict[Hex, TerrainType] | None = None
         self.tents: dict[int, Hex] = {}
         self.units: dict[Hex, Unit] = {}
         self.leaders: dict[Hex, Leader] = {}
@@ -98,6 +102,17 @@ class CCState(State):
         #: movement searches of this state, and of the state it was cloned from (reused by apply)
         self._mv: dict[tuple[str, Hex], dict[str, int]] = {}
         self._mv_prev: dict[tuple[str, Hex], dict[str, int]] = {}
+        #: how far each search of ``_mv`` looked (its allowance): a change farther away leaves it valid
+        self._mvr: dict[tuple[str, Hex], int] = {}
+        self._mvr_prev: dict[tuple[str, Hex], int] = {}
+        #: the parent's pieces and movement context, to tell which of its searches still hold
+        self._prev_units: dict[Hex, Unit] | None = None
+        self._prev_leaders: dict[Hex, Leader] = {}
+        self._prev_ctx: tuple[Any, ...] | None = None
+        self._changed: list[Hex] | None = None
+        #: uid -> hex and lid -> hex, possibly stale (find_unit and find_leader check them)
+        self._uidx: dict[str, Hex] = {}
+        self._lidx: dict[str, Hex] = {}
 
     def clone(self) -> CCState:
         s = CCState.__new__(CCState)
@@ -108,8 +123,9 @@ class CCState(State):
         s.bottom, s.exits = self.bottom, self.exits
         s.objective_defs = self.objective_defs
         s.obj_held = list(self.obj_held)
-        s.terrain = dict(self.terrain)
-        s.tents = dict(self.tents)
+        # terrain and tents change only when a tent is taken: shared, copied there (_drop_tent)
+        s.terrain, s._terc = self.terrain, self._terc
+        s.tents = self.tents
         s.units = dict(self.units)
         s.leaders = dict(self.leaders)
         s.start_blocks = self.start_blocks
@@ -141,6 +157,14 @@ class CCState(State):
         s._legal = None
         s._mv = {}
         s._mv_prev = self._mv
+        s._mvr = {}
+        s._mvr_prev = self._mvr
+        if self._mv:
+            s._prev_units, s._prev_leaders, s._prev_ctx = self.units, self.leaders, self._move_ctx()
+        else:
+            s._prev_units, s._prev_leaders, s._prev_ctx = None, {}, None
+        s._changed = None
+        s._uidx, s._lidx = self._uidx, self._lidx
         return s
 
     def with_forced_dice(self, faces: list[Face] | list[str]) -> CCState:
@@ -196,10 +220,29 @@ class CCState(State):
         return self.game.side_label(self, side)  # type: ignore[attr-defined,no-any-return]
 
     def name(self, h: Hex) -> str:
-        return self.b.name(h)
+        got = _NAMES.get(h)
+        return got if got is not None else self.b.name(h)
 
     def ter(self, h: Hex) -> TerrainType:
-        return self.t.terrain[self.terrain.get(h, "countryside")]
+        terc = self._terc
+        if terc is None:
+            terc = self._terrain_types()
+        got = terc.get(h)
+        return got if got is not None else self.t.terrain[self.terrain.get(h, "countryside")]
+
+    def _terrain_types(self) -> dict[Hex, TerrainType]:
+        tt, ter = self.t.terrain, self.terrain
+        terc = self._terc = {h: tt[ter.get(h, "countryside")] for h in self.b.cells}
+        return terc
+
+    def _drop_tent(self, owner: int, th: Hex) -> None:
+        """A command tent leaves the board (copy-on-write: clones share terrain and tents)."""
+        self.tents = dict(self.tents)
+        del self.tents[owner]
+        self.terrain = dict(self.terrain)
+        self.terrain.pop(th, None)
+        self._terc = None
+        self._mv = {}
 
     def ut(self, u: Unit) -> UnitType:
         return self.t.units[u.type]
@@ -208,16 +251,23 @@ class CCState(State):
         return f"{self.side_name(u.side)} {self.ut(u).name}"
 
     def find_unit(self, uid: str) -> Hex | None:
-        for h, u in self.units.items():
-            if u.uid == uid:
+        # an index uid -> hex, shared with clones and checked on every use: rebuilt when stale
+        h = self._uidx.get(uid)
+        if h is not None:
+            u = self.units.get(h)
+            if u is not None and u.uid == uid:
                 return h
-        return None
+        self._uidx = idx = {u.uid: h for h, u in self.units.items()}
+        return idx.get(uid)
 
     def find_leader(self, lid: str) -> Hex | None:
-        for h, ld in self.leaders.items():
-            if ld.lid == lid:
+        h = self._lidx.get(lid)
+        if h is not None:
+            ld = self.leaders.get(h)
+            if ld is not None and ld.lid == lid:
                 return h
-        return None
+        self._lidx = idx = {ld.lid: h for h, ld in self.leaders.items()}
+        return idx.get(lid)
 
     def lone_leader(self, h: Hex) -> Leader | None:
         ld = self.leaders.get(h)
@@ -336,8 +386,7 @@ class CCState(State):
         for owner, th in sorted(self.tents.items()):
             u = self.units.get(th)
             if u is not None and u.side != owner:
-                del self.tents[owner]
-                self.terrain.pop(th, None)
+                self._drop_tent(owner, th)
                 self.say("tent", f"{self.side_name(u.side)} captures the {self.side_name(owner)} command tent at {self.name(th)}",
                          hex=self.name(th))
                 self._lose_random_card(owner, "the command tent was taken")
@@ -361,8 +410,7 @@ class CCState(State):
         for owner, th in sorted(self.tents.items()):
             if th in self.units or th in self.leaders:
                 continue
-            del self.tents[owner]
-            self.terrain.pop(th, None)
+            self._drop_tent(owner, th)
             self.say("tent", f"The {self.side_name(owner)} command tent at {self.name(th)} stands empty: "
                      f"{self.side_name(1 - owner)} removes it", hex=self.name(th))
             self._lose_random_card(owner, "the command tent was taken")
@@ -663,14 +711,29 @@ class CCState(State):
             slots = spec["slots"]
             if len(given) >= len(slots):
                 return []
-            vecs = [tuple(self._slot_accepts(sl, k, h, side) for sl in slots) for k, h in given]
-            verdict: dict[tuple[bool, ...], bool] = {}
+            # which slots accept a piece depends only on the slots, its hex and its symbol; whether
+            # one more piece fits depends only on those vectors: both are memoised for the process
+            sig = tuple(_slot_sig(sl) for sl in slots)
+            bottom, units, utypes = self.bottom, self.units, self.t.units
+
+            def vector(key: str, h: Hex) -> tuple[bool, ...]:
+                mk = (sig, h, side, bottom, utypes[units[h].type].symbol if key[0] == "u" else None)
+                got = _VECTORS.get(mk)
+                if got is None:
+                    got = _VECTORS[mk] = tuple(self._slot_accepts(sl, key, h, side) for sl in slots)
+                return got
+
+            vecs = tuple(vector(k, h) for k, h in given)
             for action, key, h in self._orderable(side):
-                v = tuple(self._slot_accepts(sl, key, h, side) for sl in slots)
-                if v not in verdict:
-                    verdict[v] = self._fits([*vecs, v])
-                if verdict[v]:
+                fk = (vecs, vector(key, h))
+                fits = _FITS.get(fk)
+                if fits is None:
+                    fits = _FITS[fk] = self._fits([*vecs, fk[1]])
+                if fits:
                     out.append(action)
+            if len(_FITS) > 200_000 or len(_VECTORS) > 200_000:
+                _FITS.clear()
+                _VECTORS.clear()
             return sorted(out)
         if mode == "select":
             if len(given) >= spec["count"]:
@@ -773,17 +836,53 @@ class CCState(State):
         self.stack[-1] = {"t": "move", "seat": task["seat"]}
 
     # ---------------------------------------------------- phase 3: movement
+    def _move_ctx(self) -> tuple[Any, ...]:
+        """What a movement search depends on besides the pieces near it (compared by identity)."""
+        ti = self.ti
+        spec = ti.get("spec")
+        return (spec, spec.get("effect") if spec else None, len(ti["orders"]), len(ti["effects"]),
+                self.active, self.terrain)
+
+    def _reused_search(self, key: tuple[str, Hex]) -> dict[str, int] | None:
+        """The parent state's search for ``key`` when nothing it looked at has changed since:
+        the same movement context, and every hex whose pieces differ farther than it looked."""
+        prev = self._mv_prev.get(key)
+        if prev is None or self._prev_units is None:
+            return None
+        pc = self._prev_ctx
+        assert pc is not None
+        cc = self._move_ctx()
+        if any(a is not b and a != b for a, b in zip(pc, cc)):
+            return None
+        changed = self._changed
+        if changed is None:
+            changed = self._changed = _diff_hexes(self._prev_units, self.units) + _diff_hexes(
+                self._prev_leaders, self.leaders)
+        radius = self._mvr_prev[key]
+        h = key[1]
+        dist = self.b.distance
+        for c in changed:
+            if dist(h, c) <= radius:
+                return None
+        self._mvr[key] = radius
+        return prev
+
     def _unit_moves(self, h: Hex) -> dict[str, int]:
         """Destinations (hex name or 'off') of the unit at ``h`` -> hexes moved."""
-        got = self._mv.get(("u", h))
+        key = ("u", h)
+        got = self._mv.get(key)
         if got is None:
-            got = self._mv[("u", h)] = self._search_unit_moves(h)
+            got = self._reused_search(key)
+            if got is None:
+                got = self._search_unit_moves(h)
+            self._mv[key] = got
         return got
 
     def _search_unit_moves(self, h: Hex) -> dict[str, int]:
         u = self.units[h]
         ut = self.ut(u)
         allowance = self.move_limits(u)[0]
+        self._mvr[("u", h)] = allowance
         has_leader = h in self.leaders
         # a Leader never enters a half-hex, so neither does a unit carrying one
         carries = has_leader and f"l:{self.leaders[h].lid}" not in self.ti["orders"]
@@ -830,9 +929,13 @@ class CCState(State):
 
     def _leader_moves(self, h: Hex) -> dict[str, int]:
         """Destinations of the Leader at ``h`` moving on his own."""
-        got = self._mv.get(("l", h))
+        key = ("l", h)
+        got = self._mv.get(key)
         if got is None:
-            got = self._mv[("l", h)] = self._search_leader_moves(h)
+            got = self._reused_search(key)
+            if got is None:
+                got = self._search_leader_moves(h)
+            self._mv[key] = got
         return got
 
     def _search_leader_moves(self, h: Hex) -> dict[str, int]:
@@ -840,6 +943,7 @@ class CCState(State):
         allowance = LEADER_MOVE[ld.kind]
         if self.ti["spec"].get("effect") == "serpent":
             allowance = min(allowance, 1)  # Serpent Command: the group moves 1 hex (R28)
+        self._mvr[("l", h)] = allowance
         out: dict[str, int] = {}
         seen = {h: 0}
         frontier = [h]
@@ -2414,6 +2518,29 @@ _DECISION_NAMES = {
     "loh": "choose the unit that loses a block",
     "end": "finish the turn",
 }
+
+
+#: memo of ``_order_actions``: (slots, hex, side, bottom, symbol) -> slots accepting the piece
+_VECTORS: dict[tuple[Any, ...], tuple[bool, ...]] = {}
+#: memo of ``_order_actions``: (vectors of the pieces ordered, vector of one more) -> all fit
+_FITS: dict[tuple[Any, ...], bool] = {}
+
+
+def _slot_sig(slot: JSON) -> tuple[str, ...]:
+    if "section" in slot:
+        return ("section", str(slot["section"]))
+    if "symbol" in slot:
+        return ("symbol", str(slot["symbol"]))
+    return ("any",)
+
+
+def _diff_hexes(old: dict[Hex, Any], new: dict[Hex, Any]) -> list[Hex]:
+    """Hexes whose piece differs between two piece maps."""
+    if old is new:
+        return []
+    out = [h for h, p in new.items() if old.get(h) != p]
+    out.extend(h for h in old if h not in new)
+    return out
 
 
 def _mirror(slug: str) -> str:
