@@ -8,7 +8,7 @@ called very often (hex names, dictionary look-ups) several times over:
 * ``--mode phases``: no profiler. The games are recorded, then every recorded
   decision is re-applied step by step with a timer around each part of
   ``CCState.apply``: the clone, the ``_act_<task>`` handler of the pending task,
-  and each ``_auto_<task>`` step of ``_advance`` (where the legal actions of the
+  and each ``_auto_<task>`` step of ``advance`` (kassen.engine.tasks) (where the legal actions of the
   next decision are generated). Minimum of ``--repeat`` passes. This reaches into
   private methods of ``CCState`` on purpose; it is a measuring tool, not an API.
 
@@ -131,7 +131,7 @@ def phases(game: Any, scenario: str | None, games: int, seed: int, repeat: int) 
             best_pass = (pass_total, spent, calls)
     assert best_pass is not None
     pass_total, spent, calls = best_pass
-    print(f"  timed parts of apply (clone + _act_<pending task> + the _auto_<task> steps of _advance, where the "
+    print(f"  timed parts of apply (clone + _act_<pending task> + the _auto_<task> steps of advance, where the "
           f"next legal actions are generated): {1e6 * pass_total / n:.1f} us/decision; share of that:")
     for k in sorted(spent, key=spent.__getitem__, reverse=True)[:16]:
         print(f"    {k:22s} {100 * spent[k] / pass_total:5.1f}%  {calls[k]:6d} calls  "

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
+# Only what every command needs is imported here: `kassen --help` and the completion
+# script must start fast. Rich, the rulesets and the engine's helpers are imported inside
+# the commands that use them (see benchmarks/README.md, "kassen --help").
 from kassen.cli.balance import RAY_HELP, balance, expand_ray_flag
-from kassen.engine.dice import parse_faces
 from kassen.engine.errors import KassenError
-from kassen.engine.events import events_for_seat
-from kassen.rulesets.registry import GAMES, load_game
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 app = typer.Typer(
     name="kassen",
@@ -24,6 +25,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish
     pretty_exceptions_enable=False,
+    # plain help: Typer's Rich help panels cost ~0.1 s of CPU on every `--help` (rich, markdown-it,
+    # pygments); KASSEN_RICH_HELP=1 brings them back
+    rich_markup_mode="rich" if os.environ.get("KASSEN_RICH_HELP") == "1" else None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -45,6 +49,8 @@ def _main(
 
 
 def console() -> Console:
+    from rich.console import Console
+
     wide = None if sys.stdout.isatty() else 160
     return Console(highlight=False, width=wide)
 
@@ -54,12 +60,17 @@ USAGE, RUNTIME = 2, 1
 
 
 def fail(message: str, code: int = USAGE) -> NoReturn:
+    from rich.console import Console
+    from rich.markup import escape
+
     # never hard-wrapped (a path or an action must stay whole) and never read as markup
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(code)
 
 
 def _game(game_id: str) -> Any:
+    from kassen.rulesets.registry import load_game
+
     try:
         return load_game(game_id)
     except KassenError as exc:
@@ -93,6 +104,10 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 @app.command()
 def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """List the rule systems Kassen plays."""
+    from rich.table import Table
+
+    from kassen.rulesets.registry import GAMES
+
     if as_json:
         sys.stdout.write(json.dumps([{"id": gid, "description": desc} for gid, (_, _, desc) in GAMES.items()],
                                     indent=1) + "\n")
@@ -152,6 +167,8 @@ def run(
     as_json: Annotated[bool, typer.Option("--json", help="Print the state and events as JSON.")] = False,
 ) -> None:
     """Load a position, a saved state or a `kassen play` save; apply actions with forced dice; print the result."""
+    from kassen.engine.dice import parse_faces
+    from kassen.engine.events import events_for_seat
     from kassen.engine.record import GameRecord, replay
 
     data: Any = None
@@ -239,7 +256,9 @@ def battle(
     ray: Annotated[str | None, typer.Option("--ray", help=RAY_HELP)] = None,
 ) -> None:
     """Play an AI-vs-AI series and report wins, banners, game length and a 95% interval."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
 
     from kassen.ai.players import make_player
     from kassen.ai.series import run_series, summarize
@@ -320,6 +339,8 @@ def odds(
     game: Annotated[str, typer.Option(help="cc-samurai, or cc-samurai-zvezda for the Zvezda units (SN SC ASp AB AA).")] = "cc-samurai",
 ) -> None:
     """Exact odds of one C&C Samurai attack: hits, flags and Honor & Fortune, by enumeration."""
+    from rich.table import Table
+
     from kassen.rulesets.cc_samurai.odds import attack_odds
 
     edition = _cc_edition(game)
@@ -365,6 +386,10 @@ def rules(
                                                          "loads).")] = False,
 ) -> None:
     """Print a game's unit and terrain tables, or its cards."""
+    from rich.table import Table
+
+    from kassen.rulesets.registry import GAMES
+
     edition = _cc_edition(game)
     if as_json:
         sys.stdout.write(json.dumps(_rules_json(game, edition, cards), indent=1) + "\n")
@@ -449,6 +474,8 @@ def _plain(obj: Any) -> Any:
 
 def _rules_json(game: str, edition: str | None, cards: bool) -> dict[str, Any]:
     """``kassen rules GAME --json``: the tables the engine loads, as data."""
+    from kassen.rulesets.registry import GAMES
+
     if game == "clans":
         from kassen.rulesets.clans.data import load_table
 
@@ -473,6 +500,8 @@ def _rules_json(game: str, edition: str | None, cards: bool) -> dict[str, Any]:
 def _clans_rules(cards_only: bool = False) -> None:
     """The clan card game's card table (and, unless ``cards_only``, its Battlefields); values
     the rulebook lost are labelled as defaults."""
+    from rich.table import Table
+
     from kassen.rulesets.clans.data import CARD_TYPES, TILES, load_table
 
     t = load_table()
@@ -495,6 +524,8 @@ def _clans_rules(cards_only: bool = False) -> None:
 
 def _hv_rules() -> None:
     """An Honourable Victory!'s unit classes, weapons and the Appendix B quality table."""
+    from rich.table import Table
+
     from kassen.rulesets.honourable_victory.data import load_tables as hv_tables
 
     t = hv_tables()
@@ -525,6 +556,10 @@ def scenarios(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List scenarios (name, year, sides, banners to win), or `scenarios show [GAME] NAME` to draw one."""
+    from rich.table import Table
+
+    from kassen.rulesets.registry import GAMES
+
     words = words or []
     if words and words[0] == "show":
         if len(words) == 3:
@@ -605,8 +640,11 @@ def _scenarios_show(name: str, game: str | None) -> None:
     """Draw one battle of any game: ``game`` given, or found by its name among every game's."""
     import importlib
 
+    from rich.markup import escape
+
     from kassen.cli.render import render_board
     from kassen.cli.tui import VIEWS
+    from kassen.rulesets.registry import GAMES
 
     if game is None:
         owners = [gid for gid in GAMES if name in _game(gid).scenarios()]

@@ -1,0 +1,166 @@
+# mypy: disable-error-code="misc"
+# (the methods type ``self`` as the whole CCState, which mypy allows only for supertypes: "misc")
+"""Phase 4, Battle: which ordered units may battle, close and ranged targets, line of sight
+(hills and plateaus), the Levy Infantry swarm.
+
+A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
+state (``self: CCState``); the state's data and the task machine are in state.py.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from kassen.engine.hexgrid import Hex
+from kassen.rulesets.cc_samurai import dragons
+from kassen.rulesets.cc_samurai.common import (
+    _NAMES,
+    JSON,
+    CCStateData,
+)
+
+if TYPE_CHECKING:
+    from kassen.rulesets.cc_samurai.state import CCState
+
+
+class BattleRules(CCStateData):
+    def can_battle(self: CCState, h: Hex) -> bool:
+        u = self.units[h]
+        effect = self.turn_effect(u)
+        if u.uid in self.ti["no_battle"] or self.ti["battled"].count(u.uid) >= (2 if effect == "hold" else 1):
+            return False
+        if effect == "onslaught" and self.ut(u).ranged:
+            return False  # Infantry Onslaught: ordered ranged weapon units may not battle
+        if dragons.has_effect(self, "forced-march", u.side, u.uid):
+            return False
+        moved = self.ti["moved"].get(f"u:{u.uid}", 0)
+        return not moved > self.move_limits(u)[1]
+
+    def enemy_at(self: CCState, h: Hex, side: int) -> bool:
+        u = self.units.get(h)
+        if u is not None:
+            return u.side != side
+        ld = self.leaders.get(h)
+        return ld is not None and ld.side != side
+
+    def close_targets(self: CCState, h: Hex) -> list[Hex]:
+        u = self.units[h]
+        ut = self.ut(u)
+        if self.ter(h).cap_on("close", ut.cavalry) == 0 or self.turn_effect(u) == "hold":
+            return []
+        out = []
+        for n in self.b.neighbours(h):
+            if self.enemy_at(n, u.side) and self.ter(n).cap_into("close", ut.cavalry) != 0:
+                out.append(n)
+        return out
+
+    def ranged_targets(self: CCState, h: Hex) -> list[Hex]:
+        u = self.units[h]
+        ut = self.ut(u)
+        if not ut.ranged or self.ter(h).cap_on("ranged", ut.cavalry) == 0 or self.turn_effect(u) == "charge":
+            return []
+        if any((n in self.units and self.units[n].side != u.side) for n in self.b.neighbours(h)):
+            return []
+        out = []
+        for n in self.b.within(h, ut.max_range):
+            d = self.b.distance(h, n)
+            if d < 2 or d not in ut.ranged or not self.enemy_at(n, u.side):
+                continue
+            tu = self.units.get(n)
+            if tu is not None and self.ut(tu).bodyguard:
+                continue
+            if self.ter(n).cap_into("ranged", ut.cavalry) == 0:
+                continue
+            if self.line_of_sight(h, n):
+                out.append(n)
+        return out
+
+    def line_of_sight(self: CCState, a: Hex, b: Hex) -> bool:
+        """Ranged Combat step 3, with the hill and plateau rules of Battlefield Terrain."""
+        plateau: frozenset[Hex] = frozenset()
+        if self.ter(a).hill and self.ter(b).hill:
+            group = self.hill_group(a)
+            if b in group:
+                plateau = group
+
+        def obstructs(h: Hex) -> bool:
+            if h in self.units or h in self.leaders or self.b.is_half(h):
+                return True
+            ter = self.ter(h)
+            if ter.hill:
+                return h not in plateau
+            return ter.blocks_los
+
+        return self.b.line_of_sight(a, b, obstructs)
+
+    def hill_group(self: CCState, h: Hex) -> frozenset[Hex]:
+        group = {h}
+        todo = [h]
+        while todo:
+            cur = todo.pop()
+            for n in self.b.neighbours(cur):
+                if n not in group and self.ter(n).hill:
+                    group.add(n)
+                    todo.append(n)
+        return frozenset(group)
+
+    def _battle_actions(self: CCState, side: int) -> list[str]:
+        out: list[str] = []
+        for key in self.ti["orders"]:
+            if key[0] != "u":
+                continue
+            h = self.key_hex(key)
+            if h is None or not self.can_battle(h):
+                continue
+            for n in self.close_targets(h):
+                out.append(f"attack {_NAMES[h]} {_NAMES[n]}")
+            for n in self.ranged_targets(h):
+                out.append(f"fire {_NAMES[h]} {_NAMES[n]}")
+        out.extend(self._swarm_actions())
+        return sorted(out)
+
+    def _swarm_actions(self: CCState) -> list[str]:
+        """Levy Infantry Swarm: two or more ordered levies adjacent to one enemy unit attack together."""
+        levies = []
+        for key in self.ti["orders"]:
+            h = self.key_hex(key) if key[0] == "u" else None
+            if h is not None and self.ut(self.units[h]).levy and self.can_battle(h):
+                levies.append(h)
+        if len(levies) < 2:
+            return []
+        out = []
+        targets: dict[Hex, list[Hex]] = {}
+        for h in levies:
+            for n in self.close_targets(h):
+                if n in self.units:
+                    targets.setdefault(n, []).append(h)
+        for t, group in targets.items():
+            group.sort(key=lambda h: (h[1], h[0]))
+            for k in range(2, len(group) + 1):
+                for combo in combinations(group, k):
+                    out.append(f"attack {'+'.join(_NAMES[h] for h in combo)} {_NAMES[t]}")
+        return out
+
+    def _legal_battle(self: CCState, task: JSON) -> list[str]:
+        return [*self._battle_actions(task["seat"]), "end-battle"]
+
+    def _auto_battle(self: CCState, task: JSON) -> bool:
+        acts = self._battle_actions(task["seat"])
+        if acts:
+            self._legal = [*acts, "end-battle"]
+            return False
+        self.stack[-1] = {"t": "end", "seat": task["seat"], "step": "wise"}
+        return True
+
+    def _act_battle(self: CCState, task: JSON, action: str) -> None:
+        side = task["seat"]
+        if action == "end-battle":
+            self.stack[-1] = {"t": "end", "seat": side, "step": "wise"}
+            return
+        verb, a, d = action.split()
+        atts = [self.b.parse(x) for x in a.split("+")]
+        dh = self.b.parse(d)
+        for ah in atts:
+            self.ti["battled"].append(self.units[ah].uid)
+        self.start_combat("close" if verb == "attack" else "ranged", atts[0], dh, "attack", swarm=atts[1:])

@@ -1,0 +1,150 @@
+"""Constants and small helpers every C&C Samurai rules module shares."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kassen.engine.events import Event
+from kassen.engine.hexgrid import Hex, HexBoard
+from kassen.engine.protocol import Game, Result
+from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai.board import Leader, Unit, board
+from kassen.rulesets.cc_samurai.data import Tables, TerrainType
+
+if TYPE_CHECKING:
+    pass
+
+JSON = dict[str, Any]
+POOL_TOTAL = 30
+LEADER_MOVE = {"foot": 2, "mounted": 3, "commander": 0}
+LEADER_NAME = {"foot": "foot Leader", "mounted": "mounted Leader", "commander": "Army Commander"}
+#: hex -> notation of the one shared battlefield (the hot paths index it directly)
+_NAMES: dict[Hex, str] = {h: board().name(h) for h in board().cells}
+
+
+def _copy(o: Any) -> Any:
+    """Deep copy of JSON-like task data (dicts, lists, scalars)."""
+    if isinstance(o, dict):
+        return {k: _copy(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [_copy(v) for v in o]
+    return o
+
+
+_DECISION_NAMES = {
+    "play": "play a Command card",
+    "order": "give orders (or 'done')",
+    "move": "move (or 'end-move')",
+    "battle": "battle (or 'end-battle')",
+    "combat": "decide in the combat",
+    "retreat": "choose a retreat hex",
+    "lretreat": "retreat the lone Leader or commit seppuku",
+    "pick": "pick a card",
+    "loh": "choose the unit that loses a block",
+    "end": "finish the turn",
+}
+
+
+#: memo of ``_order_actions``: (slots, hex, side, bottom, symbol) -> slots accepting the piece
+_VECTORS: dict[tuple[Any, ...], tuple[bool, ...]] = {}
+#: memo of ``_order_actions``: (vectors of the pieces ordered, vector of one more) -> all fit
+_FITS: dict[tuple[Any, ...], bool] = {}
+
+
+def _slot_sig(slot: JSON) -> tuple[str, ...]:
+    if "section" in slot:
+        return ("section", str(slot["section"]))
+    if "symbol" in slot:
+        return ("symbol", str(slot["symbol"]))
+    return ("any",)
+
+
+def _diff_hexes(old: dict[Hex, Any], new: dict[Hex, Any]) -> list[Hex]:
+    """Hexes whose piece differs between two piece maps."""
+    if old is new:
+        return []
+    out = [h for h, p in new.items() if old.get(h) != p]
+    out.extend(h for h in old if h not in new)
+    return out
+
+
+def _mirror(slug: str) -> str:
+    """Counter Attack: the same card with left and right swapped."""
+    if slug.endswith("-left"):
+        return slug[: -len("left")] + "right"
+    if slug.endswith("-right"):
+        return slug[: -len("right")] + "left"
+    return slug
+
+
+def _new_turn_info() -> JSON:
+    return {"card": None, "effective": None, "spec": {"mode": "select", "count": 0, "filter": {}}, "orders": [],
+            "moved": {}, "no_battle": [], "battled": [], "effects": [], "dragons_in_play": [], "no_order": [],
+            "dragon_played": [False, False]}
+
+
+class CCStateData:
+    """The data of a moment of play, declared once for the state and every rules mixin
+    (the values are set by ``CCState.__init__``, ``clone`` and ``from_json``)."""
+
+    game: Game
+    t: Tables
+    b: HexBoard
+    scenario_id: str
+    scenario_name: str
+    victory: int
+    order_one_banner: int | None
+    tent_banners: int
+    exit_banners: int
+    bottom: int
+    exits: list[list[Hex]]
+    #: scenario objectives: {"name", "hexes": [Hex], "side": -1 (both) | 0 | 1, "banners", "kind"}
+    objective_defs: list[JSON]
+    #: who holds each objective now (a permanent one stays with whoever took it)
+    obj_held: list[int | None]
+    terrain: dict[Hex, str]
+    #: hex -> TerrainType of every hex, built on first use (shared by clones like terrain)
+    _terc: dict[Hex, TerrainType] | None
+    tents: dict[int, Hex]
+    units: dict[Hex, Unit]
+    leaders: dict[Hex, Leader]
+    start_blocks: dict[str, int]
+    hands: list[list[str]]
+    dragons: list[list[str]]
+    cmd_deck: list[str]
+    cmd_discard: list[str]
+    dr_deck: list[str]
+    dr_discard: list[str]
+    honor: list[int]
+    pool: int
+    #: Honor & Fortune paid onto Dragon cards in play, back to the pool at the end of the turn
+    dragon_tokens: int
+    banners: list[int]
+    objectives: list[int]
+    command: list[int]
+    turn: int
+    active: int
+    stack: list[JSON]
+    ti: JSON
+    last_played: list[str | None]
+    removed: list[JSON]
+    rng: Rng
+    forced: list[str]
+    _result: Result | None
+    events: tuple[Event, ...]
+    _ev: list[Event]
+    _legal: list[str] | None
+    #: movement searches of this state, and of the state it was cloned from (reused by apply)
+    _mv: dict[tuple[str, Hex], dict[str, int]]
+    _mv_prev: dict[tuple[str, Hex], dict[str, int]]
+    #: how far each search of ``_mv`` looked (its allowance): a change farther away leaves it valid
+    _mvr: dict[tuple[str, Hex], int]
+    _mvr_prev: dict[tuple[str, Hex], int]
+    #: the parent's pieces and movement context, to tell which of its searches still hold
+    _prev_units: dict[Hex, Unit] | None
+    _prev_leaders: dict[Hex, Leader]
+    _prev_ctx: tuple[Any, ...] | None
+    _changed: list[Hex] | None
+    #: uid -> hex and lid -> hex, possibly stale (find_unit and find_leader check them)
+    _uidx: dict[str, Hex]
+    _lidx: dict[str, Hex]

@@ -1,0 +1,294 @@
+# mypy: disable-error-code="misc"
+# (the methods type ``self`` as the whole CCState, which mypy allows only for supertypes: "misc")
+"""Phase 3, Movement: movement limits, terrain stops, exits, and the movement search (reused
+from the parent state when nothing near the piece changed).
+
+A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
+state (``self: CCState``); the state's data and the task machine are in state.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kassen.engine.hexgrid import Hex
+from kassen.rulesets.cc_samurai import dragons
+from kassen.rulesets.cc_samurai.board import Unit
+from kassen.rulesets.cc_samurai.common import (
+    _NAMES,
+    JSON,
+    LEADER_MOVE,
+    LEADER_NAME,
+    CCStateData,
+    _diff_hexes,
+)
+
+if TYPE_CHECKING:
+    from kassen.rulesets.cc_samurai.state import CCState
+
+
+class MovementRules(CCStateData):
+    def move_limits(self: CCState, u: Unit) -> tuple[int, int]:
+        """(hexes it may move, most hexes moved that still allow battle) this turn."""
+        ut = self.ut(u)
+        move, bmove = ut.move, ut.battle_move
+        effect = self.ti["spec"].get("effect") if self.ti.get("spec") else None
+        if effect and f"u:{u.uid}" in self.ti["orders"]:
+            if effect == "charge" and u.type == "SSpC":
+                move, bmove = 3, 3
+            elif effect == "onslaught" and not ut.cavalry and ut.symbol in ("triangle", "square"):
+                move, bmove = 2, 2
+            elif effect == "serpent":
+                move = min(move, 1)
+            elif effect == "hold":
+                move = 0
+        if f"u:{u.uid}" in self.ti["orders"] and u.side == self.active and effect != "hold":
+            if not ut.cavalry and not ut.bodyguard and dragons.has_effect(self, "move-as-the-wind", u.side):
+                move, bmove = move + 1, bmove + 1
+            if dragons.has_effect(self, "forced-march", u.side, u.uid):
+                move += 1
+            if dragons.has_effect(self, "spirit-of-the-wind", u.side, u.uid):
+                move, bmove = move + 1, bmove + 1
+        return move, bmove
+
+    def _move_ctx(self: CCState) -> tuple[Any, ...]:
+        """What a movement search depends on besides the pieces near it (compared by identity)."""
+        ti = self.ti
+        spec = ti.get("spec")
+        return (spec, spec.get("effect") if spec else None, len(ti["orders"]), len(ti["effects"]),
+                self.active, self.terrain)
+
+    def _reused_search(self: CCState, key: tuple[str, Hex]) -> dict[str, int] | None:
+        """The parent state's search for ``key`` when nothing it looked at has changed since:
+        the same movement context, and every hex whose pieces differ farther than it looked."""
+        prev = self._mv_prev.get(key)
+        if prev is None or self._prev_units is None:
+            return None
+        pc = self._prev_ctx
+        assert pc is not None
+        cc = self._move_ctx()
+        if any(a is not b and a != b for a, b in zip(pc, cc)):
+            return None
+        changed = self._changed
+        if changed is None:
+            changed = self._changed = _diff_hexes(self._prev_units, self.units) + _diff_hexes(
+                self._prev_leaders, self.leaders)
+        radius = self._mvr_prev[key]
+        h = key[1]
+        dist = self.b.distance
+        for c in changed:
+            if dist(h, c) <= radius:
+                return None
+        self._mvr[key] = radius
+        return prev
+
+    def _unit_moves(self: CCState, h: Hex) -> dict[str, int]:
+        """Destinations (hex name or 'off') of the unit at ``h`` -> hexes moved."""
+        key = ("u", h)
+        got = self._mv.get(key)
+        if got is None:
+            got = self._reused_search(key)
+            if got is None:
+                got = self._search_unit_moves(h)
+            self._mv[key] = got
+        return got
+
+    def _search_unit_moves(self: CCState, h: Hex) -> dict[str, int]:
+        u = self.units[h]
+        ut = self.ut(u)
+        allowance = self.move_limits(u)[0]
+        self._mvr[("u", h)] = allowance
+        has_leader = h in self.leaders
+        # a Leader never enters a half-hex, so neither does a unit carrying one
+        carries = has_leader and f"l:{self.leaders[h].lid}" not in self.ti["orders"]
+        through = dragons.has_effect(self, "spirit-of-the-wind", u.side, u.uid)
+        out: dict[str, int] = {}
+        frontier = [h]
+        seen = {h: 0}
+        exits = self.exits[u.side]
+        for step in range(1, allowance + 1):
+            nxt: list[Hex] = []
+            for cur in frontier:
+                if cur in exits:
+                    out.setdefault("off", step)
+                for n in self.b.neighbours(cur):
+                    if n in seen:
+                        continue
+                    ter = self.ter(n)
+                    if ter.impassable or (carries and self.b.is_half(n)):
+                        continue
+                    if through and (n in self.units or n in self.leaders):
+                        # Spirit of the Wind: through other units, never ending there
+                        seen[n] = step
+                        if not ter.stop:
+                            nxt.append(n)
+                        continue
+                    if n in self.units:
+                        continue
+                    ld = self.leaders.get(n)
+                    if ld is not None:
+                        if ld.side != u.side or has_leader:
+                            continue
+                        if ut.cavalry and ld.kind != "mounted":
+                            continue
+                        # joins the lone Leader and stops
+                        seen[n] = step
+                        out[_NAMES[n]] = step
+                        continue
+                    seen[n] = step
+                    out[_NAMES[n]] = step
+                    if not ter.stop:
+                        nxt.append(n)
+            frontier = nxt
+        return out
+
+    def _leader_moves(self: CCState, h: Hex) -> dict[str, int]:
+        """Destinations of the Leader at ``h`` moving on his own."""
+        key = ("l", h)
+        got = self._mv.get(key)
+        if got is None:
+            got = self._reused_search(key)
+            if got is None:
+                got = self._search_leader_moves(h)
+            self._mv[key] = got
+        return got
+
+    def _search_leader_moves(self: CCState, h: Hex) -> dict[str, int]:
+        ld = self.leaders[h]
+        allowance = LEADER_MOVE[ld.kind]
+        if self.ti["spec"].get("effect") == "serpent":
+            allowance = min(allowance, 1)  # Serpent Command: the group moves 1 hex (R28)
+        self._mvr[("l", h)] = allowance
+        out: dict[str, int] = {}
+        seen = {h: 0}
+        frontier = [h]
+        base = self.baseline_row(ld.side)
+        for step in range(1, allowance + 1):
+            nxt: list[Hex] = []
+            for cur in frontier:
+                if cur[1] == base:
+                    out.setdefault("off", step)
+                for n in self.b.neighbours(cur):
+                    if n in seen or self.b.is_half(n):
+                        continue
+                    ter = self.ter(n)
+                    if ter.impassable:
+                        continue
+                    u = self.units.get(n)
+                    other = self.leaders.get(n)
+                    if (u is not None and u.side != ld.side) or (other is not None and other.side != ld.side):
+                        continue
+                    seen[n] = step
+                    can_end = other is None and (
+                        u is None or ld.kind == "mounted" or (not self.ut(u).cavalry and not self.ut(u).bodyguard)
+                    )
+                    if u is not None and self.ut(u).bodyguard:
+                        can_end = False
+                    if can_end:
+                        out[_NAMES[n]] = step
+                    if not ter.stop:
+                        nxt.append(n)
+            frontier = nxt
+        return out
+
+    def _mover_actions(self: CCState, side: int) -> list[str]:
+        out: list[str] = []
+        moved = self.ti["moved"]
+        for key in self.ti["orders"]:
+            if key in moved:
+                continue
+            h = self.key_hex(key)
+            if h is None:
+                continue
+            if key[0] == "u":
+                u = self.units[h]
+                if self.ut(u).bodyguard:
+                    continue
+                for dest in self._unit_moves(h):
+                    out.append(f"move {_NAMES[h]} {dest}")
+            else:
+                split = h in self.units
+                for dest in self._leader_moves(h):
+                    out.append(f"move {_NAMES[h]}{' leader' if split else ''} {dest}")
+        return sorted(out)
+
+    def _legal_move(self: CCState, task: JSON) -> list[str]:
+        return [*self._mover_actions(task["seat"]), *dragons.actions(self, task["seat"], "movement"), "end-move"]
+
+    def _auto_move(self: CCState, task: JSON) -> bool:
+        acts = self._mover_actions(task["seat"])
+        if acts:
+            self._legal = [*acts, *dragons.actions(self, task["seat"], "movement"), "end-move"]
+            return False
+        self.stack[-1] = {"t": "battle", "seat": task["seat"]}
+        return True
+
+    def _act_move(self: CCState, task: JSON, action: str) -> None:
+        side = task["seat"]
+        if action == "end-move":
+            self.stack[-1] = {"t": "battle", "seat": side}
+            return
+        if action.startswith("dragon "):
+            dragons.play(self, side, action)
+            return
+        parts = action.split()
+        h = self.b.parse(parts[1])
+        is_leader = len(parts) == 4 or h not in self.units
+        dest_txt = parts[-1]
+        if is_leader:
+            ld = self.leaders[h]
+            key = f"l:{ld.lid}"
+            steps = (self._mv_prev.get(("l", h)) or self._leader_moves(h))[dest_txt]
+            self.ti["moved"][key] = steps
+            del self.leaders[h]
+            if dest_txt == "off":
+                self.removed.append({"side": side, "piece": ld.lid, "cause": "off", "type": ld.kind})
+                self.say("leader_off", f"{self.side_name(side)} {LEADER_NAME[ld.kind]} leaves the battlefield from {self.name(h)}",
+                         hex=self.name(h))
+                short = self.lose_honor(side, 3, "a Leader left the battlefield")
+                if short:
+                    self._push_loh(side, short, h, None, None)
+                return
+            d = self.b.parse(dest_txt)
+            self.leaders[d] = ld
+            joined = f" and joins the {self.ut(self.units[d]).name}" if d in self.units else ""
+            self.say("move", f"{self.side_name(side)} {LEADER_NAME[ld.kind]} moves {self.name(h)} to {self.name(d)}{joined}",
+                     frm=self.name(h), to=self.name(d))
+            self._insult_window(side, ld.lid, h, d, None)
+            return
+        u = self.units[h]
+        key = f"u:{u.uid}"
+        steps = (self._mv_prev.get(("u", h)) or self._unit_moves(h))[dest_txt]
+        self.ti["moved"][key] = steps
+        uld = self.leaders.get(h)
+        carry = uld is not None and f"l:{uld.lid}" not in self.ti["orders"]
+        del self.units[h]
+        if carry:
+            assert uld is not None
+            del self.leaders[h]
+        if dest_txt == "off":
+            self.removed.append({"side": side, "piece": u.uid, "cause": "exit", "type": u.type})
+            self.say("exit", f"{self.unit_label(u)} leaves the battlefield from {self.name(h)}", hex=self.name(h))
+            if carry and uld is not None:
+                self.removed.append({"side": side, "piece": uld.lid, "cause": "exit", "type": uld.kind})
+            self.award_banner(side, self.exit_banners, "a unit left by an exit hex", objective=True)
+            return
+        d = self.b.parse(dest_txt)
+        self.units[d] = u
+        if carry and uld is not None:
+            self.leaders[d] = uld
+        if self.ter(d).forbids_battle_on_entry(self.ut(u).cavalry):
+            self.ti["no_battle"].append(u.uid)
+        joined = ""
+        if not carry and d in self.leaders:
+            joined = f" and joins the {LEADER_NAME[self.leaders[d].kind]}"
+        with_ld = f" with its {LEADER_NAME[uld.kind]}" if carry and uld is not None else ""
+        self.say("move", f"{self.unit_label(u)}{with_ld} moves {self.name(h)} to {self.name(d)}{joined}",
+                 frm=self.name(h), to=self.name(d), unit=u.uid)
+        if carry and uld is not None:
+            self._insult_window(side, uld.lid, h, d, u.uid)
+
+    def _insult_window(self: CCState, side: int, lid: str, frm: Hex, to: Hex, uid: str | None) -> None:
+        """Insult is played when the enemy moves an ordered Leader."""
+        self.stack.append({"t": "dragon", "seat": 1 - side, "w": "insult", "lid": lid,
+                           "frm": self.name(frm), "to": self.name(to), "uid": uid})

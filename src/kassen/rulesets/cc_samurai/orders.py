@@ -1,0 +1,267 @@
+# mypy: disable-error-code="misc"
+# (the methods type ``self`` as the whole CCState, which mypy allows only for supertypes: "misc")
+"""Phase 2, Order: what each Command card orders (sections, symbols, the special cards),
+eligibility of every unit and Leader, Leaders split from their units.
+
+A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
+state (``self: CCState``); the state's data and the task machine are in state.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kassen.engine.dice import Face
+from kassen.engine.hexgrid import Hex
+from kassen.rulesets.cc_samurai.board import Unit, sections_of
+from kassen.rulesets.cc_samurai.common import (
+    _FITS,
+    _NAMES,
+    _VECTORS,
+    JSON,
+    LEADER_NAME,
+    CCStateData,
+    _slot_sig,
+)
+
+if TYPE_CHECKING:
+    from kassen.rulesets.cc_samurai.state import CCState
+
+
+class OrderRules(CCStateData):
+    def _order_spec(self: CCState, side: int, slug: str) -> JSON:
+        """What a Command card lets its player order this turn (Phase 2), as data."""
+        card = self.t.command[slug]
+        cmd = self.command[side]
+        if card.kind == "section":
+            slots = []
+            for o in card.orders:
+                n = cmd if o.count == "command" else int(o.count)
+                slots.extend([{"section": o.section}] * n)
+            return {"mode": "slots", "slots": slots, "helmet": card.helmet}
+        spec: JSON
+        if card.symbol is not None:
+            spec = {"mode": "select", "count": cmd, "filter": {"symbol": card.symbol}}
+        elif slug == "cavalry-charge":
+            spec = {"mode": "select", "count": 4, "filter": {"cls": "cavalry"}, "effect": "charge"}
+        elif slug == "hold-and-shoot":
+            spec = {"mode": "select", "count": 4, "filter": {"ranged": True, "free": True}, "effect": "hold"}
+        elif slug == "infantry-onslaught":
+            spec = {"mode": "select", "count": 4, "filter": {"cls": "infantry"}, "group": True, "effect": "onslaught"}
+        elif slug == "serpent-command":
+            spec = {"mode": "select", "count": 99, "filter": {}, "group": True, "leaders": True, "effect": "serpent"}
+        elif slug == "leadership":
+            return {"mode": "leadership"}
+        elif slug == "shogun":
+            return {"mode": "shogun-pending"}  # its dice are rolled when the card acts (Wild Winds)
+        else:
+            raise AssertionError(f"no order rule for {slug}")
+        base = {k: v for k, v in spec["filter"].items() if k != "free"}
+        if not any(u.side == side and self._passes(base, u, h) for h, u in self.units.items()):
+            self.say("fallback", f"{self.side_name(side)} has no unit the card names: order 1 unit of your choice")
+            return {"mode": "select", "count": 1, "filter": {}}
+        return spec
+
+    def _shogun_spec(self: CCState, side: int) -> JSON:
+        """Shogun: a die per Command card; symbols order units of that symbol, flags anything."""
+        n = self.command[side]
+        faces = self.roll(n)
+        self.say("roll", f"Shogun: {self.side_name(side)} rolls {n} dice: {', '.join(f.label for f in faces)}",
+                 faces=[f.value for f in faces], dice=n)
+        slots: list[JSON] = []
+        for f in faces:
+            if f.is_unit_symbol:
+                slots.append({"symbol": f.value})
+            elif f == Face.FLAG:
+                slots.append({"any": True})
+        honor = faces.count(Face.HONOR)
+        if honor:
+            self.gain_honor(side, honor, "Honor & Fortune rolled for the Shogun card")
+        return {"mode": "slots", "slots": slots, "helmet": True, "effect": "shogun"}
+
+    def _passes(self: CCState, flt: JSON, u: Unit, h: Hex) -> bool:
+        ut = self.ut(u)
+        if ut.bodyguard and ("cls" in flt or "ranged" in flt):
+            return False
+        if "symbol" in flt and ut.symbol != flt["symbol"]:
+            return False
+        if "cls" in flt and ut.cls != flt["cls"]:
+            return False
+        if flt.get("ranged") and not ut.ranged:
+            return False
+        if flt.get("free") and any(self.enemy_at(n, u.side) for n in self.b.neighbours(h)):
+            return False
+        return True
+
+    def piece_key_at(self: CCState, h: Hex, leader: bool) -> str | None:
+        if leader:
+            ld = self.leaders.get(h)
+            return f"l:{ld.lid}" if ld is not None else None
+        u = self.units.get(h)
+        if u is not None:
+            return f"u:{u.uid}"
+        ld = self.leaders.get(h)
+        return f"l:{ld.lid}" if ld is not None else None
+
+    def key_hex(self: CCState, key: str) -> Hex | None:
+        return self.find_unit(key[2:]) if key[0] == "u" else self.find_leader(key[2:])
+
+    def _orderable(self: CCState, side: int) -> list[tuple[str, str, Hex]]:
+        """(action, key, hex) of every piece the card's mode could order, before its limits."""
+        out: list[tuple[str, str, Hex]] = []
+        spec = self.ti["spec"]
+        mode = spec["mode"]
+        lone_ok = mode in ("slots", "leadership") or spec.get("leaders", False)
+        split_ok = mode == "slots" and spec.get("helmet", False)
+        ordered = set(self.ti["orders"])
+        for h, u in self.units.items():
+            if u.side == side and f"u:{u.uid}" not in ordered and u.uid not in self.ti["no_order"]:
+                out.append((f"order {_NAMES[h]}", f"u:{u.uid}", h))
+        for h, ld in self.leaders.items():
+            if ld.side != side or f"l:{ld.lid}" in ordered:
+                continue
+            if h not in self.units:
+                if lone_ok:
+                    out.append((f"order {_NAMES[h]}", f"l:{ld.lid}", h))
+            elif split_ok and ld.kind != "commander":
+                out.append((f"order {_NAMES[h]} leader", f"l:{ld.lid}", h))
+        return out
+
+    def _slot_accepts(self: CCState, slot: JSON, key: str, h: Hex, side: int) -> bool:
+        if "section" in slot:
+            return slot["section"] in sections_of(h, side, self.bottom)
+        if "symbol" in slot:
+            return key[0] == "u" and self.ut(self.units[h]).symbol == slot["symbol"]
+        return True
+
+    def _fits(self: CCState, vectors: list[tuple[bool, ...]]) -> bool:
+        """Can every ordered piece take a distinct slot it is accepted by (bipartite matching)?"""
+        nslots = len(vectors[0]) if vectors else 0
+        if len(vectors) > nslots:
+            return False
+        match: dict[int, int] = {}
+
+        def try_assign(i: int, seen: set[int]) -> bool:
+            for j in range(nslots):
+                if vectors[i][j] and j not in seen:
+                    seen.add(j)
+                    if j not in match or try_assign(match[j], seen):
+                        match[j] = i
+                        return True
+            return False
+
+        return all(try_assign(i, set()) for i in range(len(vectors)))
+
+    def _order_actions(self: CCState, side: int) -> list[str]:
+        spec = self.ti["spec"]
+        mode = spec["mode"]
+        if mode == "shogun-pending":
+            return []
+        given = [(k, h) for k in self.ti["orders"] if (h := self.key_hex(k)) is not None]
+        if len(given) >= spec.get("max", 999):
+            return []  # White Fox Spirit
+        out = []
+        if mode == "slots":
+            slots = spec["slots"]
+            if len(given) >= len(slots):
+                return []
+            # which slots accept a piece depends only on the slots, its hex and its symbol; whether
+            # one more piece fits depends only on those vectors: both are memoised for the process
+            sig = tuple(_slot_sig(sl) for sl in slots)
+            bottom, units, utypes = self.bottom, self.units, self.t.units
+
+            def vector(key: str, h: Hex) -> tuple[bool, ...]:
+                mk = (sig, h, side, bottom, utypes[units[h].type].symbol if key[0] == "u" else None)
+                got = _VECTORS.get(mk)
+                if got is None:
+                    got = _VECTORS[mk] = tuple(self._slot_accepts(sl, key, h, side) for sl in slots)
+                return got
+
+            vecs = tuple(vector(k, h) for k, h in given)
+            for action, key, h in self._orderable(side):
+                fk = (vecs, vector(key, h))
+                fits = _FITS.get(fk)
+                if fits is None:
+                    fits = _FITS[fk] = self._fits([*vecs, fk[1]])
+                if fits:
+                    out.append(action)
+            if len(_FITS) > 200_000 or len(_VECTORS) > 200_000:
+                _FITS.clear()
+                _VECTORS.clear()
+            return sorted(out)
+        if mode == "select":
+            if len(given) >= spec["count"]:
+                return []
+            hexes = {h for _, h in given}
+            for action, key, h in self._orderable(side):
+                if key[0] == "u" and not self._passes(spec["filter"], self.units[h], h):
+                    continue
+                if spec.get("group") and hexes and not any(n in hexes for n in self.b.neighbours(h)):
+                    continue
+                out.append(action)
+            return sorted(out)
+        # Leadership: a Leader's hex and up to 4 adjacent, linked, contiguous hexes, or 1 unit of your choice
+        if not given:
+            return sorted(a for a, _, _ in self._orderable(side))
+        first_key, first_hex = given[0]
+        if first_key[0] == "u" and first_hex not in self.leaders:
+            return []  # "order 1 unit of your choice"
+        hexes = {h for _, h in given}
+        for action, _key, h in self._orderable(side):
+            if h in hexes or len(hexes) >= 5:
+                continue
+            if any(n in hexes for n in self.b.neighbours(h)):
+                out.append(action)
+        return sorted(out)
+
+    def turn_effect(self: CCState, u: Unit) -> str | None:
+        """The played card's effect on ``u``, if it is one of the active player's ordered units."""
+        spec = self.ti.get("spec")
+        if not spec or u.side != self.active or f"u:{u.uid}" not in self.ti["orders"]:
+            return None
+        effect: str | None = spec.get("effect")
+        return effect
+
+    def _legal_order(self: CCState, task: JSON) -> list[str]:
+        return [*self._order_actions(task["seat"]), "done"]
+
+    def _auto_order(self: CCState, task: JSON) -> bool:
+        if self.ti["spec"].get("mode") == "shogun-pending":
+            pending = self.ti["spec"]
+            self.ti["spec"] = self._shogun_spec(task["seat"])
+            if "max" in pending:  # White Fox Spirit, played before the Shogun card acted
+                self.ti["spec"]["max"] = pending["max"]
+        acts = self._order_actions(task["seat"])
+        if acts:
+            self._legal = [*acts, "done"]
+            return False
+        if not self.ti["orders"]:
+            played = self.t.command[self.t.command_ids[self.ti["card"]]].name if self.ti.get("card") else "the card"
+            self.say("no_orders", f"No unit or Leader of {self.side_name(task['seat'])} can be ordered by {played}")
+        self._to_move_phase(task)
+        return True
+
+    def _act_order(self: CCState, task: JSON, action: str) -> None:
+        side = task["seat"]
+        if action == "done":
+            self._to_move_phase(task)
+            return
+        parts = action.split()
+        h = self.b.parse(parts[1])
+        key = self.piece_key_at(h, len(parts) == 3)
+        assert key is not None
+        self.ti["orders"].append(key)
+        what = self._piece_label(key, h)
+        self.say("order", f"{self.side_name(side)} orders the {what} at {self.name(h)}", side=side, hex=self.name(h), piece=key)
+
+    def _piece_label(self: CCState, key: str, h: Hex) -> str:
+        if key[0] == "u":
+            u = self.units[h]
+            ld = self.leaders.get(h)
+            extra = f" with its {LEADER_NAME[ld.kind]}" if ld is not None and f"l:{ld.lid}" not in self.ti["orders"] else ""
+            return self.ut(u).name + extra
+        ld = self.leaders[h]
+        return LEADER_NAME[ld.kind] + (" (splitting from his unit)" if h in self.units else "")
+
+    def _to_move_phase(self: CCState, task: JSON) -> None:
+        self.stack[-1] = {"t": "move", "seat": task["seat"]}

@@ -1,0 +1,64 @@
+# mypy: disable-error-code="misc"
+# (the methods type ``self`` as the whole CCState, which mypy allows only for supertypes: "misc")
+"""The decision windows of the Dragon cards (when a card may be played, Turncoat, the Dragon
+cards' lack-of-honor hits). The cards themselves are in dragons.py.
+
+A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
+state (``self: CCState``); the state's data and the task machine are in state.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kassen.rulesets.cc_samurai import dragons
+from kassen.rulesets.cc_samurai.common import (
+    JSON,
+    CCStateData,
+)
+
+if TYPE_CHECKING:
+    from kassen.rulesets.cc_samurai.state import CCState
+
+
+class DragonWindows(CCStateData):
+    def _auto_dragon(self: CCState, task: JSON) -> bool:
+        if dragons.actions(self, task["seat"], task["w"], task):
+            return False
+        self.stack.pop()
+        return True
+
+    def _legal_dragon(self: CCState, task: JSON) -> list[str]:
+        return [*dragons.actions(self, task["seat"], task["w"], task), "pass"]
+
+    def _act_dragon(self: CCState, task: JSON, action: str) -> None:
+        self.stack.pop()
+        if action != "pass":
+            dragons.play(self, task["seat"], action, task)
+
+    def _legal_turncoat(self: CCState, task: JSON) -> list[str]:
+        return ["defect", "stay"]
+
+    def _act_turncoat(self: CCState, task: JSON, action: str) -> None:
+        self.stack.pop()
+        dragons.turncoat_decided(self, task, action == "defect")
+
+    def _auto_dloh(self: CCState, task: JSON) -> bool:
+        while task["faces"]:
+            cands = dragons.dloh_candidates(self, task)
+            if len(cands) > 1:
+                return False
+            task["faces"].pop(0)
+            if cands:
+                self.hit_unit(cands[0], 1, task["by"], task["why"])
+                if self._result is not None:
+                    return True
+        self.stack.pop()
+        return True
+
+    def _legal_dloh(self: CCState, task: JSON) -> list[str]:
+        return [f"hit {self.name(h)}" for h in dragons.dloh_candidates(self, task)]
+
+    def _act_dloh(self: CCState, task: JSON, action: str) -> None:
+        task["faces"].pop(0)
+        self.hit_unit(self.b.parse(action.split()[1]), 1, task["by"], task["why"])

@@ -1,0 +1,36 @@
+"""What apply reuses from the parent state (movement searches, the terrain map, the unit
+index) and what is memoised for the process (order slots) never changes a legal-action
+list: a state rebuilt from its JSON, with every cache empty, lists the same actions."""
+
+from kassen.ai.players import RandomPlayer
+from kassen.rulesets.cc_samurai.common import _FITS, _VECTORS
+from kassen.rulesets.registry import load_game
+
+
+def test_cached_legal_actions_equal_those_of_a_state_rebuilt_from_json():
+    game = load_game("cc-samurai")
+    checked = 0
+    for scenario, seed in ((None, 3), ("sekigahara-1600", 4)):
+        state = game.new_state(scenario, seed)
+        players = [RandomPlayer(seed * 7919 + i) for i in range(2)]
+        for _ in range(700):
+            seat = state.to_move()
+            if seat is None:
+                break
+            if state.stack[-1]["t"] in ("order", "move", "battle"):
+                fresh = game.state_from_json(state.to_json())
+                _FITS.clear()
+                _VECTORS.clear()
+                assert fresh.legal_actions() == state.legal_actions()
+                checked += 1
+            state = state.apply(players[seat].choose(state, seat))
+    assert checked > 100
+
+
+def test_the_task_machine_dispatches_each_kind_to_its_handlers():
+    game = load_game("cc-samurai")
+    state = game.new_state(None, 0)
+    kind = state.stack[-1]["t"]
+    legal, act, _auto = type(state)._handlers(kind)
+    assert legal is not None and act is not None
+    assert legal(state, state.stack[-1]) == state.legal_actions()
