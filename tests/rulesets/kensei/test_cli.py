@@ -154,19 +154,15 @@ def test_cli_terminal_view_shows_troops_markers_and_the_table_question():
 
 
 def test_kassen_play_kensei_takes_the_two_rosters_and_seats_two_people(monkeypatch: pytest.MonkeyPatch,
-                                                                       capsys: pytest.CaptureFixture[str],
                                                                        tmp_path: Path) -> None:
     """Issue 17: `kassen play kensei ROSTER_A ROSTER_B` runs the companion for a table game."""
-    import sys
+    from typer.testing import CliRunner
+
+    from kassen.cli.kensei import play_args
+    from kassen.cli.main import app as main_app
 
     monkeypatch.chdir(tmp_path)  # the end of input leaves a save here
-
-    from kassen.cli import main as cli_main
-
-    monkeypatch.setattr(sys, "argv", ["kassen", "play", "kensei", "buke-vanguard", "kuroi-te-horde", "--seed", "2"])
-    monkeypatch.setattr("builtins.input", lambda prompt="": (_ for _ in ()).throw(EOFError()))
-    with pytest.raises(SystemExit) as done:
-        cli_main.main()
-    out = capsys.readouterr().out
-    assert done.value.code in (0, None)
-    assert "Buke vanguard (Buke) (human)  vs  Kuroi-Te horde (Kuroi-Te) (human)" in out
+    args = play_args(["play", "kensei", "buke-vanguard", "kuroi-te-horde", "--seed", "2"])
+    assert args == ["play", "kensei", "--option", "rosters=buke-vanguard,kuroi-te-horde", "--seed", "2"]
+    result = CliRunner().invoke(main_app, args, input="")
+    assert "Buke vanguard (Buke) (human)  vs  Kuroi-Te horde (Kuroi-Te) (human)" in result.output, result.output
