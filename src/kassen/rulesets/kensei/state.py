@@ -67,6 +67,19 @@ def _unit(p: TroopProfile) -> JSON:
             "leader_lost_last_turn": False}
 
 
+#: orders whose whole effect on the troop is one marker: order -> (marker, value)
+ORDER_MARKS: dict[str, tuple[str, bool]] = {
+    "run": ("ran", True), "regroup": ("fleeing", False), "strengthen": ("strengthen", True),
+    "reload": ("unloaded", False), "shelter": ("sheltered", True),
+}
+
+
+def _mark(u: JSON, verb: str) -> None:
+    """Set the marker the order ``verb`` leaves on the troop ``u``."""
+    marker, value = ORDER_MARKS[verb]
+    u[marker] = value
+
+
 class KenseiState(State):
     """One moment of a Kensei battle. Immutable from the outside."""
 
@@ -688,16 +701,8 @@ class KenseiState(State):
             act["combat"][s] = True
             self._targeted(s, uid, verb, target)
             return
-        if verb == "run":
-            u["ran"] = True
-        elif verb == "regroup":
-            u["fleeing"] = False
-        elif verb == "strengthen":
-            u["strengthen"] = True
-        elif verb == "reload":
-            u["unloaded"] = False
-        elif verb == "shelter":
-            u["sheltered"] = True
+        if verb in ORDER_MARKS:
+            _mark(u, verb)
         elif verb == "disengage":
             act["combat"][s] = True
         if verb in ("move", "run", "regroup", "disengage"):
@@ -781,16 +786,8 @@ class KenseiState(State):
             u = self.unit(q, qa)
             self.emit("order", {"seat": q, "unit": qa, "order": action},
                       f"{self.label(q, qa)}: {self.tables.sheet.orders[verb].name} (before the combat, 003:92)")
-            if verb == "run":
-                u["ran"] = True
-            elif verb == "regroup":
-                u["fleeing"] = False
-            elif verb == "strengthen":
-                u["strengthen"] = True
-            elif verb == "reload":
-                u["unloaded"] = False
-            elif verb == "shelter":
-                u["sheltered"] = True
+            if verb in ORDER_MARKS:
+                _mark(u, verb)
             self._start_combat(p["combat"])
             return
         if p["kind"] == "movement":
