@@ -34,3 +34,40 @@ def test_the_task_machine_dispatches_each_kind_to_its_handlers():
     legal, act, _auto = type(state)._handlers(kind)
     assert legal is not None and act is not None
     assert legal(state, state.stack[-1]) == state.legal_actions()
+
+
+def _decisions(game, scenario, seed, n):
+    """The states of one seeded random game, up to ``n`` decisions."""
+    state = game.new_state(scenario, seed)
+    players = [RandomPlayer(seed * 7919 + i) for i in range(2)]
+    for _ in range(n):
+        seat = state.to_move()
+        if seat is None:
+            return
+        yield state
+        state = state.apply(players[seat].choose(state, seat))
+
+
+GAMES = (("cc-samurai", None, 1), ("cc-samurai", "sekigahara-1600", 2), ("cc-samurai", "nagashino-1575", 5),
+         ("cc-samurai", None, 8), ("cc-samurai-zvezda", None, 3))
+
+
+def test_order_eligibility_kept_per_card_play_equals_the_computation_from_scratch():
+    checked = 0
+    seen_modes = set()
+    for game_id, scenario, seed in GAMES:
+        game = load_game(game_id)
+        for state in _decisions(game, scenario, seed, 1500):
+            task = state.stack[-1]
+            if task["t"] != "order":
+                continue
+            seat = task["seat"]
+            scratch = state._order_actions_scratch(seat)
+            assert state._order_actions(seat) == scratch
+            assert state._oc is not None and state._oc.spec is state.ti["spec"]
+            # a state rebuilt from JSON has no cache: it builds one and agrees too
+            fresh = game.state_from_json(state.to_json())
+            assert fresh._oc is None and fresh._order_actions(seat) == scratch
+            seen_modes.add(state.ti["spec"]["mode"])
+            checked += 1
+    assert checked > 300 and len(seen_modes) >= 2

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
+from kassen.rulesets.cc_samurai.board import HALF, NBRS, within_dist
 from kassen.rulesets.cc_samurai.common import (
     _NAMES,
     JSON,
@@ -45,31 +46,44 @@ class BattleRules(CCStateData):
         return ld is not None and ld.side != side
 
     def close_targets(self: CCState, h: Hex) -> list[Hex]:
-        u = self.units[h]
+        units, leaders = self.units, self.leaders
+        u = units[h]
         ut = self.ut(u)
-        if self.ter(h).cap_on("close", ut.cavalry) == 0 or self.turn_effect(u) == "hold":
+        cavalry = ut.cavalry
+        if self.ter(h).cap_on("close", cavalry) == 0 or self.turn_effect(u) == "hold":
             return []
+        side = u.side
         out = []
-        for n in self.b.neighbours(h):
-            if self.enemy_at(n, u.side) and self.ter(n).cap_into("close", ut.cavalry) != 0:
+        for n in NBRS[h]:
+            e = units.get(n) or leaders.get(n)
+            if e is not None and e.side != side and self.ter(n).cap_into("close", cavalry) != 0:
                 out.append(n)
         return out
 
     def ranged_targets(self: CCState, h: Hex) -> list[Hex]:
-        u = self.units[h]
+        units, leaders = self.units, self.leaders
+        u = units[h]
         ut = self.ut(u)
         if not ut.ranged or self.ter(h).cap_on("ranged", ut.cavalry) == 0 or self.turn_effect(u) == "charge":
             return []
-        if any((n in self.units and self.units[n].side != u.side) for n in self.b.neighbours(h)):
-            return []
+        side = u.side
+        for n in NBRS[h]:
+            nu = units.get(n)
+            if nu is not None and nu.side != side:
+                return []
+        ranges, utypes = ut.ranged, self.t.units
         out = []
-        for n in self.b.within(h, ut.max_range):
-            d = self.b.distance(h, n)
-            if d < 2 or d not in ut.ranged or not self.enemy_at(n, u.side):
+        for n, d in within_dist(h, ut.max_range):
+            if d < 2 or d not in ranges:
                 continue
-            tu = self.units.get(n)
-            if tu is not None and self.ut(tu).bodyguard:
-                continue
+            tu = units.get(n)
+            if tu is not None:
+                if tu.side == side or utypes[tu.type].bodyguard:
+                    continue
+            else:
+                ld = leaders.get(n)
+                if ld is None or ld.side == side:
+                    continue
             if self.ter(n).cap_into("ranged", ut.cavalry) == 0:
                 continue
             if self.line_of_sight(h, n):
@@ -78,21 +92,29 @@ class BattleRules(CCStateData):
 
     def line_of_sight(self: CCState, a: Hex, b: Hex) -> bool:
         """Ranged Combat step 3, with the hill and plateau rules of Battlefield Terrain."""
+        terc = self._terc
+        if terc is None:
+            terc = self._terrain_types()
         plateau: frozenset[Hex] = frozenset()
-        if self.ter(a).hill and self.ter(b).hill:
+        if terc[a].hill and terc[b].hill:
             group = self.hill_group(a)
             if b in group:
                 plateau = group
+        units, leaders = self.units, self.leaders
 
         def obstructs(h: Hex) -> bool:
-            if h in self.units or h in self.leaders or self.b.is_half(h):
+            if h in units or h in leaders or h in HALF:
                 return True
-            ter = self.ter(h)
+            ter = terc[h]
             if ter.hill:
                 return h not in plateau
             return ter.blocks_los
 
-        return self.b.line_of_sight(a, b, obstructs)
+        cells = self.b.line(a, b)
+        for h in cells.through:
+            if obstructs(h):
+                return False
+        return not (any(obstructs(h) for h in cells.left) and any(obstructs(h) for h in cells.right))
 
     def hill_group(self: CCState, h: Hex) -> frozenset[Hex]:
         group = {h}

@@ -12,7 +12,7 @@ from kassen.rulesets.cc_samurai.board import Leader, Unit, board
 from kassen.rulesets.cc_samurai.data import Tables, TerrainType
 
 if TYPE_CHECKING:
-    pass
+    from kassen.rulesets.cc_samurai.orders import OrderCache
 
 JSON = dict[str, Any]
 POOL_TOTAL = 30
@@ -45,8 +45,8 @@ _DECISION_NAMES = {
 }
 
 
-#: memo of ``_order_actions``: (slots, hex, side, bottom, symbol) -> slots accepting the piece
-_VECTORS: dict[tuple[Any, ...], tuple[bool, ...]] = {}
+#: memo of ``_order_cache``: (slots, side, bottom) -> {(hex, symbol): slots accepting the piece}
+_VECTORS: dict[tuple[Any, ...], dict[tuple[Hex, str | None], tuple[bool, ...]]] = {}
 #: memo of ``_order_actions``: (vectors of the pieces ordered, vector of one more) -> all fit
 _FITS: dict[tuple[Any, ...], bool] = {}
 
@@ -57,6 +57,17 @@ def _slot_sig(slot: JSON) -> tuple[str, ...]:
     if "symbol" in slot:
         return ("symbol", str(slot["symbol"]))
     return ("any",)
+
+
+class Dests(dict[str, int]):
+    """A movement search: destination (hex name or 'off') -> hexes moved, and once built, the
+    ``move ...`` actions to those destinations (a search is reused only while they hold)."""
+
+    __slots__ = ("acts",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.acts: list[str] | None = None
 
 
 def _diff_hexes(old: dict[Hex, Any], new: dict[Hex, Any]) -> list[Hex]:
@@ -135,8 +146,8 @@ class CCStateData:
     _ev: list[Event]
     _legal: list[str] | None
     #: movement searches of this state, and of the state it was cloned from (reused by apply)
-    _mv: dict[tuple[str, Hex], dict[str, int]]
-    _mv_prev: dict[tuple[str, Hex], dict[str, int]]
+    _mv: dict[tuple[str, Hex], Dests]
+    _mv_prev: dict[tuple[str, Hex], Dests]
     #: how far each search of ``_mv`` looked (its allowance): a change farther away leaves it valid
     _mvr: dict[tuple[str, Hex], int]
     _mvr_prev: dict[tuple[str, Hex], int]
@@ -148,3 +159,5 @@ class CCStateData:
     #: uid -> hex and lid -> hex, possibly stale (find_unit and find_leader check them)
     _uidx: dict[str, Hex]
     _lidx: dict[str, Hex]
+    #: which pieces the card played may order (orders.py ``_order_cache``), shared with clones
+    _oc: OrderCache | None

@@ -13,18 +13,23 @@ from typing import TYPE_CHECKING, Any
 
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
-from kassen.rulesets.cc_samurai.board import Unit
+from kassen.rulesets.cc_samurai.board import HALF, NAMES, NBRS, Unit
 from kassen.rulesets.cc_samurai.common import (
-    _NAMES,
     JSON,
     LEADER_MOVE,
     LEADER_NAME,
     CCStateData,
+    Dests,
     _diff_hexes,
 )
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
+
+
+#: hex -> ``move F3 `` and ``move F3 leader `` (a destination follows)
+MOVE_PRE: dict[Hex, str] = {h: f"move {n} " for h, n in NAMES.items()}
+MOVE_LEADER_PRE: dict[Hex, str] = {h: f"move {n} leader " for h, n in NAMES.items()}
 
 
 class MovementRules(CCStateData):
@@ -58,7 +63,7 @@ class MovementRules(CCStateData):
         return (spec, spec.get("effect") if spec else None, len(ti["orders"]), len(ti["effects"]),
                 self.active, self.terrain)
 
-    def _reused_search(self: CCState, key: tuple[str, Hex]) -> dict[str, int] | None:
+    def _reused_search(self: CCState, key: tuple[str, Hex]) -> Dests | None:
         """The parent state's search for ``key`` when nothing it looked at has changed since:
         the same movement context, and every hex whose pieces differ farther than it looked."""
         prev = self._mv_prev.get(key)
@@ -82,7 +87,7 @@ class MovementRules(CCStateData):
         self._mvr[key] = radius
         return prev
 
-    def _unit_moves(self: CCState, h: Hex) -> dict[str, int]:
+    def _unit_moves(self: CCState, h: Hex) -> Dests:
         """Destinations (hex name or 'off') of the unit at ``h`` -> hexes moved."""
         key = ("u", h)
         got = self._mv.get(key)
@@ -93,56 +98,61 @@ class MovementRules(CCStateData):
             self._mv[key] = got
         return got
 
-    def _search_unit_moves(self: CCState, h: Hex) -> dict[str, int]:
-        u = self.units[h]
+    def _search_unit_moves(self: CCState, h: Hex) -> Dests:
+        units, leaders = self.units, self.leaders
+        u = units[h]
         ut = self.ut(u)
         allowance = self.move_limits(u)[0]
         self._mvr[("u", h)] = allowance
-        has_leader = h in self.leaders
+        has_leader = h in leaders
         # a Leader never enters a half-hex, so neither does a unit carrying one
-        carries = has_leader and f"l:{self.leaders[h].lid}" not in self.ti["orders"]
+        carries = has_leader and f"l:{leaders[h].lid}" not in self.ti["orders"]
         through = dragons.has_effect(self, "spirit-of-the-wind", u.side, u.uid)
-        out: dict[str, int] = {}
+        terc = self._terc
+        if terc is None:
+            terc = self._terrain_types()
+        cavalry, side = ut.cavalry, u.side
+        out = Dests()
         frontier = [h]
         seen = {h: 0}
-        exits = self.exits[u.side]
+        exits = self.exits[side]
         for step in range(1, allowance + 1):
             nxt: list[Hex] = []
             for cur in frontier:
-                if cur in exits:
-                    out.setdefault("off", step)
-                for n in self.b.neighbours(cur):
+                if cur in exits and "off" not in out:
+                    out["off"] = step
+                for n in NBRS[cur]:
                     if n in seen:
                         continue
-                    ter = self.ter(n)
-                    if ter.impassable or (carries and self.b.is_half(n)):
+                    ter = terc[n]
+                    if ter.impassable or (carries and n in HALF):
                         continue
-                    if through and (n in self.units or n in self.leaders):
+                    if through and (n in units or n in leaders):
                         # Spirit of the Wind: through other units, never ending there
                         seen[n] = step
                         if not ter.stop:
                             nxt.append(n)
                         continue
-                    if n in self.units:
+                    if n in units:
                         continue
-                    ld = self.leaders.get(n)
+                    ld = leaders.get(n)
                     if ld is not None:
-                        if ld.side != u.side or has_leader:
+                        if ld.side != side or has_leader:
                             continue
-                        if ut.cavalry and ld.kind != "mounted":
+                        if cavalry and ld.kind != "mounted":
                             continue
                         # joins the lone Leader and stops
                         seen[n] = step
-                        out[_NAMES[n]] = step
+                        out[NAMES[n]] = step
                         continue
                     seen[n] = step
-                    out[_NAMES[n]] = step
+                    out[NAMES[n]] = step
                     if not ter.stop:
                         nxt.append(n)
             frontier = nxt
         return out
 
-    def _leader_moves(self: CCState, h: Hex) -> dict[str, int]:
+    def _leader_moves(self: CCState, h: Hex) -> Dests:
         """Destinations of the Leader at ``h`` moving on his own."""
         key = ("l", h)
         got = self._mv.get(key)
@@ -153,39 +163,44 @@ class MovementRules(CCStateData):
             self._mv[key] = got
         return got
 
-    def _search_leader_moves(self: CCState, h: Hex) -> dict[str, int]:
+    def _search_leader_moves(self: CCState, h: Hex) -> Dests:
         ld = self.leaders[h]
         allowance = LEADER_MOVE[ld.kind]
         if self.ti["spec"].get("effect") == "serpent":
             allowance = min(allowance, 1)  # Serpent Command: the group moves 1 hex (R28)
         self._mvr[("l", h)] = allowance
-        out: dict[str, int] = {}
+        units, leaders, utypes = self.units, self.leaders, self.t.units
+        terc = self._terc
+        if terc is None:
+            terc = self._terrain_types()
+        side, mounted = ld.side, ld.kind == "mounted"
+        out = Dests()
         seen = {h: 0}
         frontier = [h]
-        base = self.baseline_row(ld.side)
+        base = self.baseline_row(side)
         for step in range(1, allowance + 1):
             nxt: list[Hex] = []
             for cur in frontier:
-                if cur[1] == base:
-                    out.setdefault("off", step)
-                for n in self.b.neighbours(cur):
-                    if n in seen or self.b.is_half(n):
+                if cur[1] == base and "off" not in out:
+                    out["off"] = step
+                for n in NBRS[cur]:
+                    if n in seen or n in HALF:
                         continue
-                    ter = self.ter(n)
+                    ter = terc[n]
                     if ter.impassable:
                         continue
-                    u = self.units.get(n)
-                    other = self.leaders.get(n)
-                    if (u is not None and u.side != ld.side) or (other is not None and other.side != ld.side):
+                    u = units.get(n)
+                    other = leaders.get(n)
+                    if (u is not None and u.side != side) or (other is not None and other.side != side):
                         continue
                     seen[n] = step
-                    can_end = other is None and (
-                        u is None or ld.kind == "mounted" or (not self.ut(u).cavalry and not self.ut(u).bodyguard)
-                    )
-                    if u is not None and self.ut(u).bodyguard:
-                        can_end = False
-                    if can_end:
-                        out[_NAMES[n]] = step
+                    if other is None:
+                        if u is None:
+                            out[NAMES[n]] = step
+                        else:
+                            put = utypes[u.type]
+                            if not put.bodyguard and (mounted or not put.cavalry):
+                                out[NAMES[n]] = step
                     if not ter.stop:
                         nxt.append(n)
             frontier = nxt
@@ -193,24 +208,33 @@ class MovementRules(CCStateData):
 
     def _mover_actions(self: CCState, side: int) -> list[str]:
         out: list[str] = []
-        moved = self.ti["moved"]
-        for key in self.ti["orders"]:
+        ti = self.ti
+        moved = ti["moved"]
+        units, utypes = self.units, self.t.units
+        for key in ti["orders"]:
             if key in moved:
                 continue
             h = self.key_hex(key)
             if h is None:
                 continue
             if key[0] == "u":
-                u = self.units[h]
-                if self.ut(u).bodyguard:
+                if utypes[units[h].type].bodyguard:
                     continue
-                for dest in self._unit_moves(h):
-                    out.append(f"move {_NAMES[h]} {dest}")
+                dests = self._unit_moves(h)
+                acts = dests.acts
+                if acts is None:
+                    pre = MOVE_PRE[h]
+                    acts = dests.acts = [pre + d for d in dests]
             else:
-                split = h in self.units
-                for dest in self._leader_moves(h):
-                    out.append(f"move {_NAMES[h]}{' leader' if split else ''} {dest}")
-        return sorted(out)
+                dests = self._leader_moves(h)
+                acts = dests.acts
+                if acts is None:
+                    # the same search is reused only while the hex's unit is (a unit here: split)
+                    pre = MOVE_LEADER_PRE[h] if h in units else MOVE_PRE[h]
+                    acts = dests.acts = [pre + d for d in dests]
+            out += acts
+        out.sort()
+        return out
 
     def _legal_move(self: CCState, task: JSON) -> list[str]:
         return [*self._mover_actions(task["seat"]), *dragons.actions(self, task["seat"], "movement"), "end-move"]

@@ -9,14 +9,13 @@ state (``self: CCState``); the state's data and the task machine are in state.py
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kassen.engine.dice import Face
 from kassen.engine.hexgrid import Hex
-from kassen.rulesets.cc_samurai.board import Unit, sections_of
+from kassen.rulesets.cc_samurai.board import NAMES, NBRS, Leader, Unit, sections_of
 from kassen.rulesets.cc_samurai.common import (
     _FITS,
-    _NAMES,
     _VECTORS,
     JSON,
     LEADER_NAME,
@@ -26,6 +25,28 @@ from kassen.rulesets.cc_samurai.common import (
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
+
+
+#: hex -> ``order F3`` and ``order F3 leader``
+ORDER_ACT: dict[Hex, str] = {h: f"order {n}" for h, n in NAMES.items()}
+ORDER_LEADER_ACT: dict[Hex, str] = {h: f"order {n} leader" for h, n in NAMES.items()}
+
+
+class OrderCache(NamedTuple):
+    """Which pieces of ``side`` a card play may order (see ``OrderRules._order_cache``)."""
+
+    spec: dict[str, Any]
+    side: int
+    units: dict[Hex, Unit]
+    leaders: dict[Hex, Leader]
+    no_order: list[str]
+    #: piece key -> (hex, the slots accepting it; empty unless the card has slots)
+    pieces: dict[str, tuple[Hex, tuple[bool, ...]]]
+    #: the distinct slot vectors of ``cands``
+    vectors: list[tuple[bool, ...]]
+    #: (action, key, hex, index of its vector) of the pieces the card may order (its filter
+    #: passed), sorted by action
+    cands: list[tuple[str, str, Hex, int]]
 
 
 class OrderRules(CCStateData):
@@ -114,17 +135,18 @@ class OrderRules(CCStateData):
         lone_ok = mode in ("slots", "leadership") or spec.get("leaders", False)
         split_ok = mode == "slots" and spec.get("helmet", False)
         ordered = set(self.ti["orders"])
+        no_order = self.ti["no_order"]
         for h, u in self.units.items():
-            if u.side == side and f"u:{u.uid}" not in ordered and u.uid not in self.ti["no_order"]:
-                out.append((f"order {_NAMES[h]}", f"u:{u.uid}", h))
+            if u.side == side and f"u:{u.uid}" not in ordered and u.uid not in no_order:
+                out.append((ORDER_ACT[h], f"u:{u.uid}", h))
         for h, ld in self.leaders.items():
             if ld.side != side or f"l:{ld.lid}" in ordered:
                 continue
             if h not in self.units:
                 if lone_ok:
-                    out.append((f"order {_NAMES[h]}", f"l:{ld.lid}", h))
+                    out.append((ORDER_ACT[h], f"l:{ld.lid}", h))
             elif split_ok and ld.kind != "commander":
-                out.append((f"order {_NAMES[h]} leader", f"l:{ld.lid}", h))
+                out.append((ORDER_LEADER_ACT[h], f"l:{ld.lid}", h))
         return out
 
     def _slot_accepts(self: CCState, slot: JSON, key: str, h: Hex, side: int) -> bool:
@@ -153,6 +175,130 @@ class OrderRules(CCStateData):
         return all(try_assign(i, set()) for i in range(len(vectors)))
 
     def _order_actions(self: CCState, side: int) -> list[str]:
+        """The ``order ...`` actions now: from the pieces' eligibility, computed once per card
+        play (``_order_cache``) and filtered by what is already ordered."""
+        spec = self.ti["spec"]
+        mode = spec["mode"]
+        if mode == "shogun-pending":
+            return []
+        cache = self._order_cache(side)
+        ti_orders = self.ti["orders"]
+        pieces = cache.pieces
+        given: list[tuple[Hex, tuple[bool, ...]]] = []
+        for k in ti_orders:
+            got = pieces.get(k)
+            if got is None:
+                return self._order_actions_scratch(side)  # a piece of the other side or gone
+            given.append(got)
+        n = len(given)
+        if n >= spec.get("max", 999):
+            return []  # White Fox Spirit
+        ordered = set(ti_orders)
+        if mode == "slots":
+            if n >= len(spec["slots"]):
+                return []
+            # whether one more piece fits the slots depends only on the vectors: memoised
+            vecs = tuple(v for _, v in given)
+            fits_of: list[bool] = []
+            for vec in cache.vectors:
+                fk = (vecs, vec)
+                fits = _FITS.get(fk)
+                if fits is None:
+                    fits = _FITS[fk] = self._fits([*vecs, vec])
+                fits_of.append(fits)
+            return [action for action, key, _h, i in cache.cands if fits_of[i] and key not in ordered]
+        if mode == "select":
+            if n >= spec["count"]:
+                return []
+            if spec.get("group") and n > 0:
+                hexes = {h for h, _ in given}
+                return [action for action, key, h, _i in cache.cands
+                        if key not in ordered and any(c in hexes for c in NBRS[h])]
+            return [action for action, key, _h, _i in cache.cands if key not in ordered]
+        # Leadership: a Leader's hex and up to 4 adjacent, linked, contiguous hexes, or 1 unit of your choice
+        if not given:
+            return [action for action, key, _h, _i in cache.cands if key not in ordered]
+        first_key, first_hex = ti_orders[0], given[0][0]
+        if first_key[0] == "u" and first_hex not in self.leaders:
+            return []  # "order 1 unit of your choice"
+        hexes = {h for h, _ in given}
+        if len(hexes) >= 5:
+            return []
+        return [action for action, key, h, _i in cache.cands
+                if key not in ordered and h not in hexes and any(c in hexes for c in NBRS[h])]
+
+    def _order_cache(self: CCState, side: int) -> OrderCache:
+        """Eligibility of every piece of ``side`` for the card's orders, built once per card play
+        and shared with the clones: valid while the spec (replaced, never mutated, when a card
+        changes it), the pieces and the pieces barred from orders are the same."""
+        c = self._oc
+        ti = self.ti
+        spec, units, leaders, no_order = ti["spec"], self.units, self.leaders, ti["no_order"]
+        # the pieces are compared with a snapshot: a state's own maps are changed in place
+        if (c is not None and c.spec is spec and c.side == side and c.units == units
+                and c.leaders == leaders and c.no_order == no_order):
+            return c
+        mode = spec["mode"]
+        slots: list[JSON] = spec["slots"] if mode == "slots" else []
+        lone_ok = mode in ("slots", "leadership") or spec.get("leaders", False)
+        split_ok = mode == "slots" and spec.get("helmet", False)
+        flt: JSON = spec["filter"] if mode == "select" else {}
+        utypes = self.t.units
+        # which slots accept a piece depends only on the slots, its hex, side and symbol: memoised
+        if len(_FITS) > 200_000 or len(_VECTORS) > 2_000:
+            _FITS.clear()
+            _VECTORS.clear()
+        vk = (tuple(_slot_sig(sl) for sl in slots), side, self.bottom)
+        memo = _VECTORS.get(vk)
+        if memo is None:
+            memo = _VECTORS[vk] = {}
+        vectors: list[tuple[bool, ...]] = []
+        index: dict[tuple[bool, ...], int] = {}
+        pieces: dict[str, tuple[Hex, tuple[bool, ...]]] = {}
+        cands: list[tuple[str, str, Hex, int]] = []
+        for h, u in units.items():
+            if u.side != side:
+                continue
+            key = "u:" + u.uid
+            sym = utypes[u.type].symbol
+            vec = memo.get((h, sym))
+            if vec is None:
+                vec = memo[(h, sym)] = tuple(self._slot_accepts(sl, key, h, side) for sl in slots)
+            pieces[key] = (h, vec)
+            if u.uid in no_order or (flt and not self._passes(flt, u, h)):
+                continue
+            i = index.get(vec)
+            if i is None:
+                i = index[vec] = len(vectors)
+                vectors.append(vec)
+            cands.append((ORDER_ACT[h], key, h, i))
+        for h, ld in leaders.items():
+            if ld.side != side:
+                continue
+            key = "l:" + ld.lid
+            vec = memo.get((h, None))
+            if vec is None:
+                vec = memo[(h, None)] = tuple(self._slot_accepts(sl, key, h, side) for sl in slots)
+            pieces[key] = (h, vec)
+            if h not in units:
+                if not lone_ok:
+                    continue
+                action = ORDER_ACT[h]
+            elif split_ok and ld.kind != "commander":
+                action = ORDER_LEADER_ACT[h]
+            else:
+                continue
+            i = index.get(vec)
+            if i is None:
+                i = index[vec] = len(vectors)
+                vectors.append(vec)
+            cands.append((action, key, h, i))
+        cands.sort()
+        c = self._oc = OrderCache(spec, side, dict(units), dict(leaders), list(no_order), pieces, vectors, cands)
+        return c
+
+    def _order_actions_scratch(self: CCState, side: int) -> list[str]:
+        """``_order_actions`` computed from scratch (no eligibility cache)."""
         spec = self.ti["spec"]
         mode = spec["mode"]
         if mode == "shogun-pending":
@@ -165,29 +311,10 @@ class OrderRules(CCStateData):
             slots = spec["slots"]
             if len(given) >= len(slots):
                 return []
-            # which slots accept a piece depends only on the slots, its hex and its symbol; whether
-            # one more piece fits depends only on those vectors: both are memoised for the process
-            sig = tuple(_slot_sig(sl) for sl in slots)
-            bottom, units, utypes = self.bottom, self.units, self.t.units
-
-            def vector(key: str, h: Hex) -> tuple[bool, ...]:
-                mk = (sig, h, side, bottom, utypes[units[h].type].symbol if key[0] == "u" else None)
-                got = _VECTORS.get(mk)
-                if got is None:
-                    got = _VECTORS[mk] = tuple(self._slot_accepts(sl, key, h, side) for sl in slots)
-                return got
-
-            vecs = tuple(vector(k, h) for k, h in given)
+            vecs = [tuple(self._slot_accepts(sl, k, h, side) for sl in slots) for k, h in given]
             for action, key, h in self._orderable(side):
-                fk = (vecs, vector(key, h))
-                fits = _FITS.get(fk)
-                if fits is None:
-                    fits = _FITS[fk] = self._fits([*vecs, fk[1]])
-                if fits:
+                if self._fits([*vecs, tuple(self._slot_accepts(sl, key, h, side) for sl in slots)]):
                     out.append(action)
-            if len(_FITS) > 200_000 or len(_VECTORS) > 200_000:
-                _FITS.clear()
-                _VECTORS.clear()
             return sorted(out)
         if mode == "select":
             if len(given) >= spec["count"]:

@@ -39,6 +39,7 @@ from kassen.rulesets.cc_samurai.common import (
     LEADER_MOVE,
     LEADER_NAME,
     POOL_TOTAL,
+    Dests,
     _copy,
     _new_turn_info,
 )
@@ -46,7 +47,7 @@ from kassen.rulesets.cc_samurai.data import Tables, TerrainType, UnitType
 from kassen.rulesets.cc_samurai.honor import HonorRules
 from kassen.rulesets.cc_samurai.leaders import LeaderRules
 from kassen.rulesets.cc_samurai.movement import MovementRules
-from kassen.rulesets.cc_samurai.orders import OrderRules
+from kassen.rulesets.cc_samurai.orders import OrderCache, OrderRules
 from kassen.rulesets.cc_samurai.turn import TurnRules
 from kassen.rulesets.cc_samurai.victory import VictoryRules
 from kassen.rulesets.cc_samurai.view import ViewRules
@@ -125,8 +126,8 @@ class CCState(
         self._ev: list[Event] = []
         self._legal: list[str] | None = None
         #: movement searches of this state, and of the state it was cloned from (reused by apply)
-        self._mv: dict[tuple[str, Hex], dict[str, int]] = {}
-        self._mv_prev: dict[tuple[str, Hex], dict[str, int]] = {}
+        self._mv: dict[tuple[str, Hex], Dests] = {}
+        self._mv_prev: dict[tuple[str, Hex], Dests] = {}
         #: how far each search of ``_mv`` looked (its allowance): a change farther away leaves it valid
         self._mvr: dict[tuple[str, Hex], int] = {}
         self._mvr_prev: dict[tuple[str, Hex], int] = {}
@@ -138,6 +139,8 @@ class CCState(
         #: uid -> hex and lid -> hex, possibly stale (find_unit and find_leader check them)
         self._uidx: dict[str, Hex] = {}
         self._lidx: dict[str, Hex] = {}
+        #: which pieces the card played may order (orders.py ``_order_cache``), shared with clones
+        self._oc: OrderCache | None = None
 
     def clone(self) -> CCState:
         s = CCState.__new__(CCState)
