@@ -248,10 +248,12 @@ class OrderRules(CCStateData):
         if len(_FITS) > 200_000 or len(_VECTORS) > 2_000:
             _FITS.clear()
             _VECTORS.clear()
-        vk = (tuple(_slot_sig(sl) for sl in slots), side, self.bottom)
-        memo = _VECTORS.get(vk)
+        sig = tuple(_slot_sig(sl) for sl in slots)
+        memo = _VECTORS.get((sig, side, self.bottom))
         if memo is None:
-            memo = _VECTORS[vk] = {}
+            memo = _VECTORS[(sig, side, self.bottom)] = {}
+        # without symbol slots a piece's vector depends on its hex alone
+        by_symbol = any(sg[0] != "section" for sg in sig)
         vectors: list[tuple[bool, ...]] = []
         index: dict[tuple[bool, ...], int] = {}
         pieces: dict[str, tuple[Hex, tuple[bool, ...]]] = {}
@@ -260,10 +262,10 @@ class OrderRules(CCStateData):
             if u.side != side:
                 continue
             key = "u:" + u.uid
-            sym = utypes[u.type].symbol
-            vec = memo.get((h, sym))
+            mk = (h, utypes[u.type].symbol) if by_symbol else (h, None)
+            vec = memo.get(mk)
             if vec is None:
-                vec = memo[(h, sym)] = tuple(self._slot_accepts(sl, key, h, side) for sl in slots)
+                vec = memo[mk] = tuple(self._slot_accepts(sl, key, h, side) for sl in slots)
             pieces[key] = (h, vec)
             if u.uid in no_order or (flt and not self._passes(flt, u, h)):
                 continue
