@@ -37,7 +37,11 @@ class MovementRules(CCStateData):
         """(hexes it may move, most hexes moved that still allow battle) this turn."""
         ut = self.ut(u)
         move, bmove = ut.move, ut.battle_move
-        effect = self.ti["spec"].get("effect") if self.ti.get("spec") else None
+        ti = self.ti
+        spec = ti.get("spec")
+        effect = spec.get("effect") if spec else None
+        if not effect and not ti["effects"]:
+            return move, bmove  # no card effect and no Dragon card in play
         if effect and f"u:{u.uid}" in self.ti["orders"]:
             if effect == "charge" and u.type == "SSpC":
                 move, bmove = 3, 3
@@ -107,7 +111,7 @@ class MovementRules(CCStateData):
         has_leader = h in leaders
         # a Leader never enters a half-hex, so neither does a unit carrying one
         carries = has_leader and f"l:{leaders[h].lid}" not in self.ti["orders"]
-        through = dragons.has_effect(self, "spirit-of-the-wind", u.side, u.uid)
+        through = bool(self.ti["effects"]) and dragons.has_effect(self, "spirit-of-the-wind", u.side, u.uid)
         terc = self._terc
         if terc is None:
             terc = self._terrain_types()
