@@ -71,3 +71,19 @@ def test_order_eligibility_kept_per_card_play_equals_the_computation_from_scratc
             seen_modes.add(state.ti["spec"]["mode"])
             checked += 1
     assert checked > 300 and len(seen_modes) >= 2
+
+
+def test_moves_kept_with_reused_searches_equal_those_of_a_fresh_state():
+    """A movement search reused from the parent carries its ``move ...`` actions along
+    (``Dests.acts``): they equal the actions of a state rebuilt from JSON, which searches anew."""
+    checked = reused = 0
+    for game_id, scenario, seed in GAMES:
+        game = load_game(game_id)
+        for state in _decisions(game, scenario, seed, 1500):
+            if state.stack[-1]["t"] not in ("move", "battle"):
+                continue
+            reused += sum(1 for k, d in state._mv.items() if state._mv_prev.get(k) is d)
+            fresh = game.state_from_json(state.to_json())
+            assert fresh.legal_actions() == state.legal_actions()
+            checked += 1
+    assert checked > 300 and reused > 50

@@ -33,7 +33,7 @@ class BattleRules(CCStateData):
             return False
         if effect == "onslaught" and self.ut(u).ranged:
             return False  # Infantry Onslaught: ordered ranged weapon units may not battle
-        if dragons.has_effect(self, "forced-march", u.side, u.uid):
+        if self.ti["effects"] and dragons.has_effect(self, "forced-march", u.side, u.uid):
             return False
         moved = self.ti["moved"].get(f"u:{u.uid}", 0)
         return not moved > self.move_limits(u)[1]

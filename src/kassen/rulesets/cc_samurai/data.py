@@ -81,14 +81,14 @@ class TerrainType(BaseModel):
 
     def cap_on(self, kind: str, cavalry: bool) -> int | None:
         """Dice maximum for a unit on this hex battling (``kind`` close|ranged)."""
-        value: int | None = getattr(self, f"on_{kind}_{'cav' if cavalry else 'inf'}")
-        return value
+        if kind == "close":
+            return self.on_close_cav if cavalry else self.on_close_inf
+        return self.on_ranged_cav if cavalry else self.on_ranged_inf
 
     def cap_into(self, kind: str, cavalry: bool) -> int | None:
         """Dice maximum for a unit attacking an enemy on this hex."""
         if kind == "close":
-            value: int | None = getattr(self, f"into_close_{'cav' if cavalry else 'inf'}")
-            return value
+            return self.into_close_cav if cavalry else self.into_close_inf
         if cavalry and self.into_ranged_cav is not None:
             return self.into_ranged_cav
         return self.into_ranged
