@@ -87,3 +87,39 @@ def test_moves_kept_with_reused_searches_equal_those_of_a_fresh_state():
             assert fresh.legal_actions() == state.legal_actions()
             checked += 1
     assert checked > 300 and reused > 50
+
+
+def _ranged_targets_by_scan(state, h):
+    """Ranged targets the plain way: every hex within range, in board order."""
+    u = state.units[h]
+    ut = state.ut(u)
+    if not ut.ranged or state.ter(h).cap_on("ranged", ut.cavalry) == 0 or state.turn_effect(u) == "charge":
+        return []
+    if any(n in state.units and state.units[n].side != u.side for n in state.b.neighbours(h)):
+        return []
+    out = []
+    for n in state.b.within(h, ut.max_range):
+        d = state.b.distance(h, n)
+        if d < 2 or d not in ut.ranged or not state.enemy_at(n, u.side):
+            continue
+        if n in state.units and state.ut(state.units[n]).bodyguard:
+            continue
+        if state.ter(n).cap_into("ranged", ut.cavalry) != 0 and state.line_of_sight(h, n):
+            out.append(n)
+    return out
+
+
+def test_ranged_targets_from_the_enemy_pieces_equal_a_scan_of_every_hex_in_range():
+    checked = found = 0
+    for game_id, scenario, seed in GAMES:
+        game = load_game(game_id)
+        for state in _decisions(game, scenario, seed, 1500):
+            if state.stack[-1]["t"] not in ("battle", "move"):
+                continue
+            for h, u in state.units.items():
+                if state.ut(u).ranged:
+                    got = state.ranged_targets(h)
+                    assert got == _ranged_targets_by_scan(state, h)
+                    checked += 1
+                    found += len(got)
+    assert checked > 1000 and found > 100

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
-from kassen.rulesets.cc_samurai.board import HALF, NBRS, within_dist
+from kassen.rulesets.cc_samurai.board import HALF, NBRS
 from kassen.rulesets.cc_samurai.common import (
     _NAMES,
     JSON,
@@ -23,6 +23,11 @@ from kassen.rulesets.cc_samurai.common import (
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
+
+
+def _board_order(h: Hex) -> tuple[int, int]:
+    """Sort key of the battlefield's hexes in board order (by row, then column)."""
+    return h[1], h[0]
 
 
 class BattleRules(CCStateData):
@@ -71,23 +76,25 @@ class BattleRules(CCStateData):
             nu = units.get(n)
             if nu is not None and nu.side != side:
                 return []
-        ranges, utypes = ut.ranged, self.t.units
-        out = []
-        for n, d in within_dist(h, ut.max_range):
-            if d < 2 or d not in ranges:
-                continue
-            tu = units.get(n)
-            if tu is not None:
-                if tu.side == side or utypes[tu.type].bodyguard:
-                    continue
-            else:
-                ld = leaders.get(n)
-                if ld is None or ld.side == side:
-                    continue
-            if self.ter(n).cap_into("ranged", ut.cavalry) == 0:
-                continue
-            if self.line_of_sight(h, n):
-                out.append(n)
+        # the enemy pieces in range, not every hex in range: a few pieces against up to 60 hexes
+        ranges, utypes, cavalry = ut.ranged, self.t.units, ut.cavalry
+        hx, hr = h
+        found: list[Hex] = []
+        for n, tu in units.items():
+            if tu.side != side:
+                dr = abs(n[1] - hr)
+                d = dr + max(0, (abs(n[0] - hx) - dr) // 2)
+                if d >= 2 and d in ranges and not utypes[tu.type].bodyguard:
+                    found.append(n)
+        for n, ld in leaders.items():
+            if ld.side != side and n not in units:
+                dr = abs(n[1] - hr)
+                d = dr + max(0, (abs(n[0] - hx) - dr) // 2)
+                if d >= 2 and d in ranges:
+                    found.append(n)
+        out = [n for n in found if self.ter(n).cap_into("ranged", cavalry) != 0 and self.line_of_sight(h, n)]
+        if len(out) > 1:
+            out.sort(key=_board_order)  # the order of HexBoard.within
         return out
 
     def line_of_sight(self: CCState, a: Hex, b: Hex) -> bool:

@@ -81,18 +81,3 @@ NAMES: dict[Hex, str] = {h: _BOARD.name(h) for h in _CELLS}
 NBRS: dict[Hex, tuple[Hex, ...]] = {h: tuple(_BOARD.neighbours(h)) for h in _CELLS}
 #: the side half-hexes
 HALF: frozenset[Hex] = frozenset(h for h in _CELLS if _BOARD.is_half(h))
-#: hex -> ``(other hex, distance)`` of every other board hex, in board order
-_DISTS: dict[Hex, tuple[tuple[Hex, int], ...]] = {
-    h: tuple((c, _BOARD.distance(h, c)) for c in _CELLS if c != h) for h in _CELLS
-}
-_WITHIN: dict[tuple[Hex, int], tuple[tuple[Hex, int], ...]] = {}
-
-
-def within_dist(h: Hex, n: int) -> tuple[tuple[Hex, int], ...]:
-    """``(hex, distance)`` of the board hexes at distance 1..n of ``h``, in board order
-    (the order of ``HexBoard.within``)."""
-    key = (h, n)
-    got = _WITHIN.get(key)
-    if got is None:
-        got = _WITHIN[key] = tuple(cd for cd in _DISTS[h] if cd[1] <= n)
-    return got
