@@ -81,3 +81,9 @@ NAMES: dict[Hex, str] = {h: _BOARD.name(h) for h in _CELLS}
 NBRS: dict[Hex, tuple[Hex, ...]] = {h: tuple(_BOARD.neighbours(h)) for h in _CELLS}
 #: the side half-hexes
 HALF: frozenset[Hex] = frozenset(h for h in _CELLS if _BOARD.is_half(h))
+#: (hex, a neighbour) -> the neighbour's neighbours at distance 2 of the hex: all that a search
+#: from the hex can newly reach in its second step (the hex and its neighbours are decided
+#: in the first one, for good)
+OUT2: dict[tuple[Hex, Hex], tuple[Hex, ...]] = {
+    (h, n): tuple(c for c in NBRS[n] if _BOARD.distance(h, c) == 2) for h in _CELLS for n in NBRS[h]
+}

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
-from kassen.rulesets.cc_samurai.board import HALF, NAMES, NBRS, Unit
+from kassen.rulesets.cc_samurai.board import HALF, NAMES, NBRS, OUT2, Unit
 from kassen.rulesets.cc_samurai.common import (
     JSON,
     LEADER_MOVE,
@@ -75,18 +75,17 @@ class MovementRules(CCStateData):
             return None
         pc = self._prev_ctx
         assert pc is not None
-        cc = self._move_ctx()
-        if any(a is not b and a != b for a, b in zip(pc, cc)):
+        if pc != self._move_ctx():  # element by element: identical, or else equal
             return None
         changed = self._changed
         if changed is None:
             changed = self._changed = _diff_hexes(self._prev_units, self.units) + _diff_hexes(
                 self._prev_leaders, self.leaders)
         radius = self._mvr_prev[key]
-        h = key[1]
-        dist = self.b.distance
-        for c in changed:
-            if dist(h, c) <= radius:
+        hx, hr = key[1]
+        for cx, cr in changed:
+            dr = abs(cr - hr)
+            if dr + max(0, (abs(cx - hx) - dr) // 2) <= radius:  # HexBoard.distance
                 return None
         self._mvr[key] = radius
         return prev
@@ -125,7 +124,7 @@ class MovementRules(CCStateData):
             for cur in frontier:
                 if cur in exits and "off" not in out:
                     out["off"] = step
-                for n in NBRS[cur]:
+                for n in (OUT2[(h, cur)] if step == 2 else NBRS[cur]):
                     if n in seen:
                         continue
                     ter = terc[n]
@@ -187,7 +186,7 @@ class MovementRules(CCStateData):
             for cur in frontier:
                 if cur[1] == base and "off" not in out:
                     out["off"] = step
-                for n in NBRS[cur]:
+                for n in (OUT2[(h, cur)] if step == 2 else NBRS[cur]):
                     if n in seen or n in HALF:
                         continue
                     ter = terc[n]
