@@ -227,8 +227,9 @@ class CombatSequence(CCStateData):
         dh = self.b.parse(cx["tgt"])
         side = self.units[dh].side
         cid = next(c for c in self.hands[side] if self.t.command_ids[c] == "first-strike")
+        self.own_cards()
         self.hands[side].remove(cid)
-        self.ti.setdefault("first_strikes", []).append({"side": side, "card": cid})
+        self.ti["first_strikes"] = [*self.ti.get("first_strikes", []), {"side": side, "card": cid}]
         card = self.t.command["first-strike"]
         self.say("play", f"{self.side_name(side)} plays {card.name}: {card.text}", side=side, card=cid, slug="first-strike")
         cx["first_strike"] = True
@@ -397,6 +398,7 @@ class CombatSequence(CCStateData):
 
     def _gain_ground(self: CCState, cx: JSON) -> None:
         ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
+        self.own_pieces()
         u = self.units.pop(ah)
         self.units[dh] = u
         ld = self.leaders.get(ah)

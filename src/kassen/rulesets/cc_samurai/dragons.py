@@ -207,14 +207,20 @@ def play(s: CCState, seat: int, action: str, cx: JSON | None = None) -> None:
     target = s.b.parse(parts[2]) if len(parts) > 2 and option is None else None
     card = s.t.dragon[slug]
     did = next(d for d in s.dragons[seat] if s.t.dragon_ids[d] == slug)
+    s.own_cards()
+    s.own_score()
     s.dragons[seat].remove(did)
     s.honor[seat] -= card.cost
     s.dragon_tokens += card.cost
-    s.ti["dragons_in_play"].append(did)
-    thief = s.ti.get("thief")
+    # the turn info's lists are replaced, not changed in place: clones share them (CCState.clone)
+    ti = s.ti
+    ti["dragons_in_play"] = [*ti["dragons_in_play"], did]
+    thief = ti.get("thief")
     if thief and thief == [seat, did]:
-        s.ti["thief"] = None  # the stolen card, beyond the one-card limit
-    s.ti["dragon_played"][seat] = True
+        ti["thief"] = None  # the stolen card, beyond the one-card limit
+    played = list(ti["dragon_played"])
+    played[seat] = True
+    ti["dragon_played"] = played
     on = f" on {s.name(target)}" if target is not None else (f": {option}" if option else "")
     s.say("dragon", f"{s.side_name(seat)} plays the Dragon card {card.name} ({card.cost} Honor & Fortune){on}: "
           f"{card.effect}", side=seat, card=did, slug=slug, target=s.name(target) if target else None)
@@ -225,7 +231,7 @@ def play(s: CCState, seat: int, action: str, cx: JSON | None = None) -> None:
 
 
 def _effect(s: CCState, seat: int, slug: str, **data: Any) -> None:
-    s.ti["effects"].append({"slug": slug, "side": seat, **data})
+    s.ti["effects"] = [*s.ti["effects"], {"slug": slug, "side": seat, **data}]
 
 
 def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | None) -> None:
@@ -262,8 +268,9 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
     elif slug == "physician":
         assert target is not None
         u = s.units[target]
+        s.own_pieces()
         s.units[target] = u._replace(blocks=u.blocks + 1)
-        s.ti["no_order"].append(u.uid)
+        s.ti["no_order"] = [*s.ti["no_order"], u.uid]
         _effect(s, seat, slug, uid=u.uid)
         s.say("blocks", f"{s.unit_label(u)} at {s.name(target)} gets back a block ({u.blocks + 1}) and may not be "
               "ordered this turn", hex=s.name(target))
@@ -322,6 +329,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         tu = s.units.get(dh)
         if first and tu is not None and tu.uid == cx["tgt_uid"]:
             back = min(first, s.start_blocks[tu.uid] - tu.blocks)
+            s.own_pieces()
             s.units[dh] = tu._replace(blocks=tu.blocks + back)
             _effect(s, seat, "shot-proof-restore", uid=tu.uid, blocks=back)
             s.say("shot_proof", f"Shot Proof Armor cancels the first Hold and Shoot fire too: the {s.unit_label(tu)} "
@@ -443,6 +451,7 @@ def _tactical_decision(s: CCState, option: str) -> None:
 def _insult(s: CCState, task: JSON) -> None:
     """Insult: the Leader goes back to the hex he came from, with the unit he moved with."""
     frm, to = s.b.parse(task["frm"]), s.b.parse(task["to"])
+    s.own_pieces()
     ld = s.leaders.pop(to)
     s.leaders[frm] = ld
     if task.get("uid") and to in s.units and s.units[to].uid == task["uid"]:
@@ -521,8 +530,9 @@ def turncoat_decided(s: CCState, task: JSON, defect: bool) -> None:
     if not defect:
         s.say("turncoat", f"The {s.unit_label(u)} at {s.name(h)} stays loyal")
         return
+    s.own_pieces()
     s.units[h] = u._replace(side=task["player"])
-    s.ti["no_order"].append(u.uid)
+    s.ti["no_order"] = [*s.ti["no_order"], u.uid]
     s.say("turncoat", f"The unit at {s.name(h)} changes sides and now fights for {s.side_name(task['player'])}",
           hex=s.name(h))
 

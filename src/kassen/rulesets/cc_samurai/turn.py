@@ -62,6 +62,8 @@ class TurnRules(CCStateData):
 
     def _lose_random_card(self: CCState, side: int, why: str) -> None:
         """A random Command card of ``side`` is discarded; his command shrinks by one."""
+        self.own_cards()
+        self.own_score()
         if self.hands[side]:
             cid = self.hands[side].pop(self.rng.randbelow(len(self.hands[side])))
             self.cmd_discard.append(cid)
@@ -70,6 +72,7 @@ class TurnRules(CCStateData):
         self.command[side] = max(1, self.command[side] - 1)
 
     def draw_command(self: CCState, side: int) -> str | None:
+        self.own_cards()
         if not self.cmd_deck:
             if not self.cmd_discard:
                 return None
@@ -79,6 +82,7 @@ class TurnRules(CCStateData):
         return self.cmd_deck.pop()
 
     def draw_dragon(self: CCState, side: int) -> str | None:
+        self.own_cards()
         if not self.dr_deck:
             if not self.dr_discard:
                 return None
@@ -112,6 +116,8 @@ class TurnRules(CCStateData):
     def _set_card(self: CCState, side: int, cid: str) -> None:
         """Phase 1: ``cid`` leaves the hand and becomes the card played this turn."""
         slug = self.t.command_ids[cid]
+        self.own_cards()
+        self.own_score()
         self.hands[side].remove(cid)
         self.ti["card"] = cid
         card = self.t.command[slug]
@@ -139,6 +145,7 @@ class TurnRules(CCStateData):
         cid = task["perm"][k - 1]
         victim = task["victim"]
         self.stack.pop()
+        self.own_cards()
         self.hands[victim].remove(cid)
         self.cmd_discard.append(cid)
         self.say("discard", f"{self.side_name(1 - victim)} picks face-down card {k}: {self.side_name(victim)} discards "
@@ -151,6 +158,7 @@ class TurnRules(CCStateData):
             # Phase 5 begins: the Command card played is discarded
             cid = self.ti["card"]
             if cid is not None:
+                self.own_cards()
                 self.cmd_discard.append(cid)
                 self.ti["card"] = None
             if dragons.actions(self, side, "end"):
@@ -160,6 +168,7 @@ class TurnRules(CCStateData):
         if step == "wise-pick":
             return False
         if step == "draw":
+            self.own_cards()
             eff_slug = self.ti.get("effective") or ""
             if self.order_one_banner == side and eff_slug.startswith("order-one-"):
                 if self.banners[side] + 1 < self.victory:
@@ -233,6 +242,7 @@ class TurnRules(CCStateData):
     def _act_end(self: CCState, task: JSON, action: str) -> None:
         side = task["seat"]
         step = task["step"]
+        self.own_cards()
         if step == "wise":
             task["step"] = "draw"
             if action != "pass":
