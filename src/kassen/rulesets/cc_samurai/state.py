@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from kassen.engine.dice import Face, roll_die
 from kassen.engine.errors import FormatError, IllegalActionError
-from kassen.engine.events import Event
+from kassen.engine.events import Event, LazyText
 from kassen.engine.hexgrid import Hex, HexBoard
 from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
@@ -375,10 +375,13 @@ class CCState(
     def baseline_row(self, side: int) -> int:
         return 0 if side == self.bottom else self.b.rows - 1
 
-    def say(self, tag: str, text: str, **data: Any) -> None:
+    def say(self, tag: str, text: str | LazyText, **data: Any) -> None:
+        """A public event; ``text`` may be a function, called only if the line is read
+        (it must not capture the state: see kassen.engine.events.Event)."""
         self._ev.append(Event(tag, data, text))
 
-    def say_private(self, seat: int, tag: str, text: str, public_text: str, **data: Any) -> None:
+    def say_private(self, seat: int, tag: str, text: str | LazyText, public_text: str | LazyText,
+                    **data: Any) -> None:
         pub = {k: v for k, v in data.items() if k not in ("card", "cards")}
         self._ev.append(Event(tag, data, text, visible_to=(seat,), redacted=Event(tag, pub, public_text)))
 

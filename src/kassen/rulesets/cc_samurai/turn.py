@@ -18,6 +18,8 @@ from kassen.rulesets.cc_samurai.common import (
     CCStateData,
     _mirror,
     _new_turn_info,
+    card_text,
+    dragon_text,
 )
 
 if TYPE_CHECKING:
@@ -67,7 +69,7 @@ class TurnRules(CCStateData):
         if self.hands[side]:
             cid = self.hands[side].pop(self.rng.randbelow(len(self.hands[side])))
             self.cmd_discard.append(cid)
-            self.say("discard", f"{self.side_name(side)} discards {self.card_name(cid)} at random ({why})",
+            self.say("discard", card_text(self.t, f"{self.side_name(side)} discards ", cid, f" at random ({why})"),
                      side=side, card=cid, random=True)
         self.command[side] = max(1, self.command[side] - 1)
 
@@ -91,7 +93,7 @@ class TurnRules(CCStateData):
             self.say("reshuffle", "The Dragon deck is reshuffled from its discards")
         did = self.dr_deck.pop()
         self.dragons[side].append(did)
-        self.say_private(side, "draw_dragon", f"{self.side_name(side)} draws the Dragon card {self.dragon_name(did)}",
+        self.say_private(side, "draw_dragon", dragon_text(self.t, f"{self.side_name(side)} draws the Dragon card ", did),
                          f"{self.side_name(side)} draws a Dragon card", side=side, card=did)
         return did
 
@@ -181,7 +183,7 @@ class TurnRules(CCStateData):
                 got = self.draw_command(fs["side"])
                 if got is not None:
                     self.hands[fs["side"]].append(got)
-                    self.say_private(fs["side"], "draw", f"{self.side_name(fs['side'])} draws {self.card_name(got)}",
+                    self.say_private(fs["side"], "draw", card_text(self.t, f"{self.side_name(fs['side'])} draws ", got),
                                      f"{self.side_name(fs['side'])} draws a Command card", side=fs["side"], card=got)
             self.ti["first_strikes"] = []
             eff = self.ti.get("effective")
@@ -207,7 +209,7 @@ class TurnRules(CCStateData):
                 self.hands[side].append(drawn[0])
                 for extra in drawn[1:]:
                     self.cmd_discard.append(extra)
-                self.say_private(side, "draw", f"{self.side_name(side)} draws {self.card_name(drawn[0])}",
+                self.say_private(side, "draw", card_text(self.t, f"{self.side_name(side)} draws ", drawn[0]),
                                  f"{self.side_name(side)} draws a Command card", side=side, card=drawn[0])
             task["step"] = "discard"
             return True
@@ -277,7 +279,8 @@ class TurnRules(CCStateData):
                 did = next(d for d in self.dragons[side] if self.t.dragon_ids[d] == slug)
                 self.dragons[side].remove(did)
                 self.dr_discard.append(did)
-                self.say("discard_dragon", f"{self.side_name(side)} discards the Dragon card {self.dragon_name(did)}", side=side, card=did)
+                self.say("discard_dragon", dragon_text(self.t, f"{self.side_name(side)} discards the Dragon card ", did),
+                         side=side, card=did)
                 self.gain_honor(side, 1, "a Dragon card discarded")
             task["step"] = "replenish"
         elif step == "replenish":
