@@ -66,9 +66,9 @@ def rollout(state: State, seat: int, rng: Rng, depth: int) -> float:
 def play_policy(state: State, rng: Rng, depth: int) -> State:
     """The state after up to ``depth`` actions of the playout policy."""
     for _ in range(depth):
-        if state.is_terminal():
-            break
         mover = state.to_move()
+        if mover is None:  # is_terminal()
+            break
         if mover == CHANCE:
             outcomes = state.chance_outcomes()
             state = state.apply(sample_chance(outcomes, rng))

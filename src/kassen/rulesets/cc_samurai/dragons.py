@@ -83,6 +83,12 @@ EXTRA_WINDOWS = {"personal-challenge": ("declare", "before-roll")}
 
 BOWS = ("SB", "AB", "SBC")
 
+#: window -> the cards that may be played at it (its own window or one of EXTRA_WINDOWS)
+_AT_WINDOW: dict[str, frozenset[str]] = {
+    w: frozenset(slug for slug, (own, _) in CARDS.items() if own == w or w in EXTRA_WINDOWS.get(slug, ()))
+    for w in {own for own, _ in CARDS.values()} | {w for ws in EXTRA_WINDOWS.values() for w in ws}
+}
+
 
 def implemented(slug: str) -> bool:
     return slug in CARDS
@@ -102,17 +108,20 @@ def actions(s: CCState, seat: int, window: str, cx: JSON | None = None) -> list[
     if not can_be_asked(s, seat):
         return []
     out: set[str] = set()
-    thief = s.ti.get("thief")
+    ti = s.ti
+    thief = ti.get("thief")
+    played = ti["dragon_played"][seat]
+    here = _AT_WINDOW.get(window, ())
+    ids, table, honor = s.t.dragon_ids, s.t.dragon, s.honor[seat]
     for did in s.dragons[seat]:
-        if s.ti["dragon_played"][seat] and not (thief and thief == [seat, did]):
+        slug = ids[did]
+        if slug not in here:
+            continue  # not a card of this window (nor an unimplemented one)
+        if played and not (thief and thief == [seat, did]):
             continue  # after his one card, only a card taken by Ninja Thief may still be played
-        slug = s.t.dragon_ids[did]
-        spec = CARDS.get(slug)
-        if spec is None or s.t.dragon[slug].cost > s.honor[seat]:
+        if table[slug].cost > honor:
             continue
-        if spec[0] != window and window not in EXTRA_WINDOWS.get(slug, ()):
-            continue
-        for target in _targets(s, seat, slug, spec[1], cx):
+        for target in _targets(s, seat, slug, CARDS[slug][1], cx):
             out.add(f"dragon {slug}" + (f" {target}" if target else ""))
     return sorted(out)
 

@@ -296,7 +296,8 @@ class CCState(
     # the task machine (kassen.engine.tasks), specialised: the handler of the task on top gets
     # it as this state's own (copy-on-write of the stack's tasks, ``own_top``)
     def run_action(self, action: str) -> None:
-        task = self.own_top()
+        stack = self.stack
+        task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
         act = (self._task_handlers.get(task["t"]) or self._handlers(task["t"]))[1]
         if act is None:
             raise NotImplementedError(f"no _act_{task['t']} handler")
@@ -305,12 +306,18 @@ class CCState(
     def advance(self) -> None:
         handlers = self._task_handlers
         empty_tents = self.t.rules.tent_removed_when_empty
-        while self._result is None and self.stack:
+        while self._result is None:
+            stack = self.stack
+            if not stack:
+                return
             if empty_tents and self.tents:
                 self._empty_tents()
                 if self._result is not None:
                     return
-            task = self.own_top()
+                stack = self.stack
+                if not stack:
+                    return
+            task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
             auto = (handlers.get(task["t"]) or self._handlers(task["t"]))[2]
             if auto is None or not auto(self, task):
                 return
