@@ -370,7 +370,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         assert cx is not None
         _insult(s, cx)
     elif slug == "ninja-thief":
-        did = s.dragons[enemy].pop(s.rng.randbelow(len(s.dragons[enemy])))
+        did = s.dragons[enemy].pop(s.own_rng().randbelow(len(s.dragons[enemy])))
         s.dragons[seat].append(did)
         s.ti["thief"] = [seat, did]
         s.say_private(seat, "ninja_thief", f"{s.side_name(seat)} steals the Dragon card {s.dragon_name(did)}",
@@ -503,7 +503,7 @@ def _personal_challenge(s: CCState, seat: int, cx: JSON) -> None:
     s.remove_leader(h, "challenge", None)
     s.say("challenge", f"The {s.side_name(loser)} Leader at {s.name(h)} falls in the challenge (no Victory Banner)")
     if s.hands[loser]:
-        cid = s.hands[loser].pop(s.rng.randbelow(len(s.hands[loser])))
+        cid = s.hands[loser].pop(s.own_rng().randbelow(len(s.hands[loser])))
         s.cmd_discard.append(cid)
         s.say("discard", f"{s.side_name(loser)} discards {s.card_name(cid)} at random", side=loser, card=cid, random=True)
 
@@ -551,7 +551,7 @@ def _wild_winds(s: CCState, victim: int) -> None:
     cid = s.ti["card"]
     s.hands[victim].append(cid)
     s.ti["card"] = None
-    new = s.hands[victim][s.rng.randbelow(len(s.hands[victim]))]
+    new = s.hands[victim][s.own_rng().randbelow(len(s.hands[victim]))]
     s.say("wild_winds", f"{s.side_name(victim)}'s card goes back to the hand; a card drawn from it at random "
           "must be played instead", random=True)
     s._set_card(victim, new)

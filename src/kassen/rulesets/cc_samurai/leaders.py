@@ -216,7 +216,7 @@ class LeaderRules(CCStateData):
         self.command[side] = max(1, self.command[side] - 1)
         self.draw_dragon(1 - side)
         if self.hands[side]:
-            perm = self.rng.shuffled(self.hands[side])
+            perm = self.own_rng().shuffled(self.hands[side])
             self.stack.append({"t": "pick", "seat": 1 - side, "victim": side, "perm": perm})
             self.say("pick_due", f"{self.side_name(1 - side)} picks one of {self.side_name(side)}'s "
                      f"{len(perm)} face-down Command cards", random=True)

@@ -62,7 +62,8 @@ COW_CARDS = 1  # hands, dragons, cmd_deck, cmd_discard, dr_deck, dr_discard
 COW_SCORE = 2  # honor, banners, objectives, command, obj_held, last_played
 COW_PIECES = 4  # units, leaders
 COW_LOGS = 8  # removed, forced
-COW_ALL = COW_CARDS | COW_SCORE | COW_PIECES | COW_LOGS
+COW_RNG = 16  # rng
+COW_ALL = COW_CARDS | COW_SCORE | COW_PIECES | COW_LOGS | COW_RNG
 
 
 class CCState(
@@ -178,7 +179,6 @@ class CCState(
         nti["moved"] = dict(ti["moved"])
         nti["no_battle"] = list(ti["no_battle"])
         nti["battled"] = list(ti["battled"])
-        d["rng"] = self.rng.copy()
         d["events"] = ()
         d["_ev"] = []
         d["_legal"] = None
@@ -227,6 +227,13 @@ class CCState(
             self.removed = list(self.removed)
             self.forced = list(self.forced)
 
+    def own_rng(self) -> Rng:
+        """The dice and shuffles generator, made this state's own before it is drawn from."""
+        if self._cow & COW_RNG:
+            self._cow &= ~COW_RNG
+            self.rng = self.rng.copy()
+        return self.rng
+
     def own_top(self) -> JSON:
         """The task on top of the stack, made this state's own (its lists too) before a handler
         changes it. Tasks below ``_stk_shared`` may still be the parent's."""
@@ -250,6 +257,7 @@ class CCState(
         self.own_score()
         self.own_pieces()
         self.own_logs()
+        self.own_rng()
         self.own_stack()
         self.ti = {k: (list(v) if type(v) is list else dict(v) if type(v) is dict and k != "spec" else v)
                    for k, v in self.ti.items()}
@@ -400,7 +408,7 @@ class CCState(
             if self.forced:
                 out.append(Face(self.forced.pop(0)))
             else:
-                out.append(roll_die(self.rng))
+                out.append(roll_die(self.own_rng()))
         return out
 
     def card_name(self, cid: str) -> str:

@@ -67,7 +67,7 @@ class TurnRules(CCStateData):
         self.own_cards()
         self.own_score()
         if self.hands[side]:
-            cid = self.hands[side].pop(self.rng.randbelow(len(self.hands[side])))
+            cid = self.hands[side].pop(self.own_rng().randbelow(len(self.hands[side])))
             self.cmd_discard.append(cid)
             self.say("discard", card_text(self.t, f"{self.side_name(side)} discards ", cid, f" at random ({why})"),
                      side=side, card=cid, random=True)
@@ -78,7 +78,7 @@ class TurnRules(CCStateData):
         if not self.cmd_deck:
             if not self.cmd_discard:
                 return None
-            self.cmd_deck = self.rng.shuffled(self.cmd_discard)
+            self.cmd_deck = self.own_rng().shuffled(self.cmd_discard)
             self.cmd_discard = []
             self.say("reshuffle", "The Command deck is reshuffled from its discards")
         return self.cmd_deck.pop()
@@ -88,7 +88,7 @@ class TurnRules(CCStateData):
         if not self.dr_deck:
             if not self.dr_discard:
                 return None
-            self.dr_deck = self.rng.shuffled(self.dr_discard)
+            self.dr_deck = self.own_rng().shuffled(self.dr_discard)
             self.dr_discard = []
             self.say("reshuffle", "The Dragon deck is reshuffled from its discards")
         did = self.dr_deck.pop()
@@ -189,9 +189,9 @@ class TurnRules(CCStateData):
             eff = self.ti.get("effective")
             card = self.t.command[eff] if eff else None
             if eff == "shogun":
-                self.cmd_deck = self.rng.shuffled(self.cmd_deck + self.cmd_discard)
+                self.cmd_deck = self.own_rng().shuffled(self.cmd_deck + self.cmd_discard)
                 self.cmd_discard = []
-                self.dr_deck = self.rng.shuffled(self.dr_deck + self.dr_discard)
+                self.dr_deck = self.own_rng().shuffled(self.dr_deck + self.dr_discard)
                 self.dr_discard = []
                 self.say("reshuffle", "Shogun: both the Command and the Dragon decks are reshuffled with their discards")
             n = 2 if card is not None and card.draw_two else 1
