@@ -27,13 +27,32 @@ PASSIVE = ("end-", "done", "no-", "stay", "keep-dragons")
 RESIGN = ("concede", "resign", "surrender")
 
 
+#: action -> its kind for the playout policy (below); the same strings recur all game long
+_KINDS: dict[str, int] = {}
+_FIGHT, _OTHER, _PASSIVE, _RESIGN = 1, 2, 3, 4
+
+
+def _kind(action: str) -> int:
+    k = _KINDS.get(action)
+    if k is None:
+        k = (_RESIGN if action in RESIGN else _FIGHT if action.startswith(AGGRESSIVE)
+             else _PASSIVE if action.startswith(PASSIVE) else _OTHER)
+        if len(_KINDS) < 200_000:
+            _KINDS[action] = k
+    return k
+
+
 def playout_policy(state: State, legal: list[str], rng: Rng) -> str:
     """A cheap default policy: prefer fighting, then acting, over passing; never concede."""
-    legal = [a for a in legal if a not in RESIGN] or legal
-    fights = [a for a in legal if a.startswith(AGGRESSIVE)]
-    if fights and rng.randbelow(10) < 8:
-        return rng.choice(fights)
-    active = [a for a in legal if not a.startswith(PASSIVE)]
+    kinds = _KINDS
+    ks = [kinds.get(a) or _kind(a) for a in legal]
+    if _RESIGN in ks:
+        kept = [a for a, k in zip(legal, ks) if k != _RESIGN]
+        if kept:
+            legal, ks = kept, [k for k in ks if k != _RESIGN]
+    if _FIGHT in ks and rng.randbelow(10) < 8:
+        return rng.choice([a for a, k in zip(legal, ks) if k == _FIGHT])
+    active = [a for a, k in zip(legal, ks) if k != _PASSIVE] if _PASSIVE in ks else legal
     if active and rng.randbelow(10) < 8:
         return rng.choice(active)
     return rng.choice(legal)
@@ -47,9 +66,9 @@ def rollout(state: State, seat: int, rng: Rng, depth: int) -> float:
 def play_policy(state: State, rng: Rng, depth: int) -> State:
     """The state after up to ``depth`` actions of the playout policy."""
     for _ in range(depth):
-        if state.is_terminal():
-            break
         mover = state.to_move()
+        if mover is None:  # is_terminal()
+            break
         if mover == CHANCE:
             outcomes = state.chance_outcomes()
             state = state.apply(sample_chance(outcomes, rng))
@@ -161,11 +180,11 @@ class MCTSPlayer(Player):
             s = s.apply(a)
             path.append(node)
         end = play_policy(s, self.rng, self.depth)
-        values = {seat: end.heuristic(seat) for seat in range(len(end.seat_names()))}
+        values = end.heuristics()
         for n in path:
             n.visits += 1
             if n.mover is not None:
-                n.value += values.get(n.mover, 0.0)
+                n.value += values[n.mover] if 0 <= n.mover < len(values) else 0.0
 
     def _ucb(self, n: _Node) -> float:
         if n.visits == 0:

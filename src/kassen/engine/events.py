@@ -13,21 +13,77 @@ other seats then see ``redacted`` (or nothing when it is ``None``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 JSON = dict[str, Any]
 
+#: a narration written only when read: a function of no arguments returning the line
+LazyText = Callable[[], str]
 
-@dataclass(frozen=True)
+
 class Event:
-    """One thing that happened. ``kind`` is a short machine tag, ``text`` the narration."""
+    """One thing that happened. ``kind`` is a short machine tag, ``text`` the narration.
 
-    kind: str
-    data: JSON = field(default_factory=dict)
-    text: str = ""
-    visible_to: tuple[int, ...] | None = None
-    redacted: Event | None = None
+    Immutable (its fields are read-only), compared and shown like the frozen dataclass it
+    was. ``text`` may be given as a function of no arguments, called the first time the text
+    is read: a state nobody narrates (an AI playout) never formats it. Such a function must
+    depend only on values fixed when the event is made.
+    """
+
+    __slots__ = ("_kind", "_data", "_text", "_visible_to", "_redacted")
+
+    def __init__(self, kind: str, data: JSON | None = None, text: str | LazyText = "",
+                 visible_to: tuple[int, ...] | None = None, redacted: Event | None = None) -> None:
+        self._kind = kind
+        self._data = {} if data is None else data
+        self._text = text
+        self._visible_to = visible_to
+        self._redacted = redacted
+
+    @property
+    def kind(self) -> str:
+        return self._kind
+
+    @property
+    def data(self) -> JSON:
+        return self._data
+
+    @property
+    def text(self) -> str:
+        t = self._text
+        if type(t) is str:
+            return t
+        t = self._text = t()  # type: ignore[operator]
+        return t
+
+    @property
+    def visible_to(self) -> tuple[int, ...] | None:
+        return self._visible_to
+
+    @property
+    def redacted(self) -> Event | None:
+        return self._redacted
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self._kind, self._data, self.text, self._visible_to, self._redacted)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Event)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Event(kind={self._kind!r}, data={self._data!r}, text={self.text!r}, "
+                f"visible_to={self._visible_to!r}, redacted={self._redacted!r})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the text written out: a lazy one may be a closure, which pickle cannot take
+        return (Event, self._fields())
 
     def for_seat(self, seat: int | None) -> Event | None:
         """What ``seat`` may see of this event (``None`` = a spectator sees public events)."""

@@ -143,6 +143,11 @@ class State(ABC):
             return 0.0
         return 1.0 if res.winner == seat else -1.0
 
+    def heuristics(self) -> tuple[float, ...]:
+        """``heuristic(seat)`` of every seat, in seat order (a ruleset may compute them in one
+        pass; MCTS backs up all of them after each playout)."""
+        return tuple(self.heuristic(seat) for seat in range(len(self.seat_names())))
+
     def prompt(self) -> str:
         """One line saying what the seat to move must decide."""
         return "" if self.is_terminal() else "choose an action"

@@ -17,6 +17,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
+_TWO64 = 1 << 64
 
 
 class Rng:
@@ -39,11 +40,17 @@ class Rng:
         """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _TWO64 - _TWO64 % n
+        # next64 written out (the hottest call of every playout): the same numbers
+        s = self.state
         while True:
-            v = self.next64()
-            if v < limit:
-                return v % n
+            s = (s + 0x9E3779B97F4A7C15) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                self.state = s
+                return z % n
 
     def choice(self, items: Sequence[T]) -> T:
         """One item, uniformly."""
@@ -52,8 +59,9 @@ class Rng:
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """A new list holding ``items`` in uniformly random order (Fisher-Yates)."""
         out = list(items)
+        randbelow = self.randbelow
         for i in range(len(out) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            j = randbelow(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
 

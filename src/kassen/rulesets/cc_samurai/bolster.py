@@ -158,6 +158,7 @@ class BolsterRules(CCStateData):
                 self.leaders[frm] = ld
 
     def _retreat_options(self: CCState, task: JSON) -> list[Hex]:
+        self.own_pieces()  # _retreat_loss_from moves the unit to and fro (which reorders the dict)
         h = self.b.parse(task["at"])
         u = self.units[h]
         steps = self.retreat_steps(h, u)
@@ -203,6 +204,7 @@ class BolsterRules(CCStateData):
         self._retreat_step(task, h, self.units[h], self.b.parse(action.split()[1]))
 
     def _retreat_step(self: CCState, task: JSON, h: Hex, u: Unit, n: Hex) -> None:
+        self.own_pieces()
         del self.units[h]
         self.units[n] = u
         ld = self.leaders.get(h)

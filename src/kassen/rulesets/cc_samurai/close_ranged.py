@@ -14,6 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from kassen.engine.dice import Face
+from kassen.engine.events import LazyText
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import Unit
@@ -23,9 +24,20 @@ from kassen.rulesets.cc_samurai.common import (
     LEADER_NAME,
     CCStateData,
 )
+from kassen.rulesets.cc_samurai.data import UnitType
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
+
+
+def _faces_text(before: str, faces: list[Face]) -> LazyText:
+    """``before`` + the faces rolled, written only when read."""
+    return lambda: before + (", ".join(f.label for f in faces) or "nothing")
+
+
+def _score_text(who: str, faces: list[Face], att: UnitType, tgt: UnitType, kind: str, inspired: int) -> LazyText:
+    """What a roll scored (combat.explain_roll), written only when read."""
+    return lambda: f"{who} {explain_roll(Counter(faces), att, tgt, kind, inspired)}"
 
 
 class CombatSequence(CCStateData):
@@ -227,8 +239,9 @@ class CombatSequence(CCStateData):
         dh = self.b.parse(cx["tgt"])
         side = self.units[dh].side
         cid = next(c for c in self.hands[side] if self.t.command_ids[c] == "first-strike")
+        self.own_cards()
         self.hands[side].remove(cid)
-        self.ti.setdefault("first_strikes", []).append({"side": side, "card": cid})
+        self.ti["first_strikes"] = [*self.ti.get("first_strikes", []), {"side": side, "card": cid}]
         card = self.t.command["first-strike"]
         self.say("play", f"{self.side_name(side)} plays {card.name}: {card.text}", side=side, card=cid, slug="first-strike")
         cx["first_strike"] = True
@@ -280,8 +293,8 @@ class CombatSequence(CCStateData):
         cx["dice_n"] = n
         faces = self._roll_for(u, kind, n)
         roller = self.unit_label(u) if len(atts) == 1 else f"The swarm of {len(atts)} levies"
-        self.say("roll", f"{roller} rolls {n} {'die' if n == 1 else 'dice'}: "
-                 f"{', '.join(f.label for f in faces) or 'nothing'}", faces=[f.value for f in faces], dice=n)
+        self.say("roll", _faces_text(f"{roller} rolls {n} {'die' if n == 1 else 'dice'}: ", faces),
+                 faces=[f.value for f in faces], dice=n)
         cx["faces"] = [f.value for f in faces]
         cx["step"] = "after_att"
 
@@ -300,8 +313,8 @@ class CombatSequence(CCStateData):
         """Spirit of Hachiman: all the dice are rolled again; the second roll stands."""
         u = self.units[self.b.parse(cx["att"])]
         faces = self._roll_for(u, cx["kind"], cx["dice_n"])
-        self.say("roll", f"{self.unit_label(u)} rolls again {cx['dice_n']} dice: "
-                 f"{', '.join(f.label for f in faces) or 'nothing'}", faces=[f.value for f in faces], dice=cx["dice_n"])
+        self.say("roll", _faces_text(f"{self.unit_label(u)} rolls again {cx['dice_n']} dice: ", faces),
+                 faces=[f.value for f in faces], dice=cx["dice_n"])
         cx["faces"] = [f.value for f in faces]
 
     def _combat_resolve(self: CCState, cx: JSON) -> None:
@@ -329,8 +342,8 @@ class CombatSequence(CCStateData):
             return
         tt = self.ut(tu)
         sc = score_roll(Counter(faces), ut, tt, kind, len(cx["inspired"]))
-        self.say("score", f"{self.unit_label(u) if len(cx.get('atts', [])) <= 1 else 'The attack'} "
-                 f"{explain_roll(Counter(faces), ut, tt, kind, len(cx['inspired']))}")
+        self.say("score", _score_text(self.unit_label(u) if len(cx.get("atts", [])) <= 1 else "The attack",
+                                      faces, ut, tt, kind, len(cx["inspired"])))
         if sc.swords_ignored:
             self.say("ignore_swords", f"{tt.name} ignores {sc.swords_ignored} sword{'s' if sc.swords_ignored > 1 else ''} "
                      "(superior rank/stature)")
@@ -397,6 +410,7 @@ class CombatSequence(CCStateData):
 
     def _gain_ground(self: CCState, cx: JSON) -> None:
         ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
+        self.own_pieces()
         u = self.units.pop(ah)
         self.units[dh] = u
         ld = self.leaders.get(ah)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kassen.engine.events import Event
+from kassen.engine.events import Event, LazyText
 from kassen.engine.hexgrid import Hex, HexBoard
 from kassen.engine.protocol import Game, Result
 from kassen.engine.rng import Rng
@@ -20,6 +20,16 @@ LEADER_MOVE = {"foot": 2, "mounted": 3, "commander": 0}
 LEADER_NAME = {"foot": "foot Leader", "mounted": "mounted Leader", "commander": "Army Commander"}
 #: hex -> notation of the one shared battlefield (the hot paths index it directly)
 _NAMES: dict[Hex, str] = {h: board().name(h) for h in board().cells}
+
+
+def card_text(t: Tables, before: str, cid: str, after: str = "") -> LazyText:
+    """``before`` + the name of the Command card ``cid`` + ``after``, written only when read."""
+    return lambda: before + t.command[t.command_ids[cid]].name + after
+
+
+def dragon_text(t: Tables, before: str, did: str) -> LazyText:
+    """``before`` + the name of the Dragon card ``did``, written only when read."""
+    return lambda: before + t.dragon[t.dragon_ids[did]].name
 
 
 def _copy(o: Any) -> Any:

@@ -83,6 +83,12 @@ EXTRA_WINDOWS = {"personal-challenge": ("declare", "before-roll")}
 
 BOWS = ("SB", "AB", "SBC")
 
+#: window -> the cards that may be played at it (its own window or one of EXTRA_WINDOWS)
+_AT_WINDOW: dict[str, frozenset[str]] = {
+    w: frozenset(slug for slug, (own, _) in CARDS.items() if own == w or w in EXTRA_WINDOWS.get(slug, ()))
+    for w in {own for own, _ in CARDS.values()} | {w for ws in EXTRA_WINDOWS.values() for w in ws}
+}
+
 
 def implemented(slug: str) -> bool:
     return slug in CARDS
@@ -102,17 +108,20 @@ def actions(s: CCState, seat: int, window: str, cx: JSON | None = None) -> list[
     if not can_be_asked(s, seat):
         return []
     out: set[str] = set()
-    thief = s.ti.get("thief")
+    ti = s.ti
+    thief = ti.get("thief")
+    played = ti["dragon_played"][seat]
+    here = _AT_WINDOW.get(window, ())
+    ids, table, honor = s.t.dragon_ids, s.t.dragon, s.honor[seat]
     for did in s.dragons[seat]:
-        if s.ti["dragon_played"][seat] and not (thief and thief == [seat, did]):
+        slug = ids[did]
+        if slug not in here:
+            continue  # not a card of this window (nor an unimplemented one)
+        if played and not (thief and thief == [seat, did]):
             continue  # after his one card, only a card taken by Ninja Thief may still be played
-        slug = s.t.dragon_ids[did]
-        spec = CARDS.get(slug)
-        if spec is None or s.t.dragon[slug].cost > s.honor[seat]:
+        if table[slug].cost > honor:
             continue
-        if spec[0] != window and window not in EXTRA_WINDOWS.get(slug, ()):
-            continue
-        for target in _targets(s, seat, slug, spec[1], cx):
+        for target in _targets(s, seat, slug, CARDS[slug][1], cx):
             out.add(f"dragon {slug}" + (f" {target}" if target else ""))
     return sorted(out)
 
@@ -207,14 +216,20 @@ def play(s: CCState, seat: int, action: str, cx: JSON | None = None) -> None:
     target = s.b.parse(parts[2]) if len(parts) > 2 and option is None else None
     card = s.t.dragon[slug]
     did = next(d for d in s.dragons[seat] if s.t.dragon_ids[d] == slug)
+    s.own_cards()
+    s.own_score()
     s.dragons[seat].remove(did)
     s.honor[seat] -= card.cost
     s.dragon_tokens += card.cost
-    s.ti["dragons_in_play"].append(did)
-    thief = s.ti.get("thief")
+    # the turn info's lists are replaced, not changed in place: clones share them (CCState.clone)
+    ti = s.ti
+    ti["dragons_in_play"] = [*ti["dragons_in_play"], did]
+    thief = ti.get("thief")
     if thief and thief == [seat, did]:
-        s.ti["thief"] = None  # the stolen card, beyond the one-card limit
-    s.ti["dragon_played"][seat] = True
+        ti["thief"] = None  # the stolen card, beyond the one-card limit
+    played = list(ti["dragon_played"])
+    played[seat] = True
+    ti["dragon_played"] = played
     on = f" on {s.name(target)}" if target is not None else (f": {option}" if option else "")
     s.say("dragon", f"{s.side_name(seat)} plays the Dragon card {card.name} ({card.cost} Honor & Fortune){on}: "
           f"{card.effect}", side=seat, card=did, slug=slug, target=s.name(target) if target else None)
@@ -225,7 +240,7 @@ def play(s: CCState, seat: int, action: str, cx: JSON | None = None) -> None:
 
 
 def _effect(s: CCState, seat: int, slug: str, **data: Any) -> None:
-    s.ti["effects"].append({"slug": slug, "side": seat, **data})
+    s.ti["effects"] = [*s.ti["effects"], {"slug": slug, "side": seat, **data}]
 
 
 def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | None) -> None:
@@ -262,8 +277,9 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
     elif slug == "physician":
         assert target is not None
         u = s.units[target]
+        s.own_pieces()
         s.units[target] = u._replace(blocks=u.blocks + 1)
-        s.ti["no_order"].append(u.uid)
+        s.ti["no_order"] = [*s.ti["no_order"], u.uid]
         _effect(s, seat, slug, uid=u.uid)
         s.say("blocks", f"{s.unit_label(u)} at {s.name(target)} gets back a block ({u.blocks + 1}) and may not be "
               "ordered this turn", hex=s.name(target))
@@ -322,6 +338,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         tu = s.units.get(dh)
         if first and tu is not None and tu.uid == cx["tgt_uid"]:
             back = min(first, s.start_blocks[tu.uid] - tu.blocks)
+            s.own_pieces()
             s.units[dh] = tu._replace(blocks=tu.blocks + back)
             _effect(s, seat, "shot-proof-restore", uid=tu.uid, blocks=back)
             s.say("shot_proof", f"Shot Proof Armor cancels the first Hold and Shoot fire too: the {s.unit_label(tu)} "
@@ -353,7 +370,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         assert cx is not None
         _insult(s, cx)
     elif slug == "ninja-thief":
-        did = s.dragons[enemy].pop(s.rng.randbelow(len(s.dragons[enemy])))
+        did = s.dragons[enemy].pop(s.own_rng().randbelow(len(s.dragons[enemy])))
         s.dragons[seat].append(did)
         s.ti["thief"] = [seat, did]
         s.say_private(seat, "ninja_thief", f"{s.side_name(seat)} steals the Dragon card {s.dragon_name(did)}",
@@ -443,6 +460,7 @@ def _tactical_decision(s: CCState, option: str) -> None:
 def _insult(s: CCState, task: JSON) -> None:
     """Insult: the Leader goes back to the hex he came from, with the unit he moved with."""
     frm, to = s.b.parse(task["frm"]), s.b.parse(task["to"])
+    s.own_pieces()
     ld = s.leaders.pop(to)
     s.leaders[frm] = ld
     if task.get("uid") and to in s.units and s.units[to].uid == task["uid"]:
@@ -485,7 +503,7 @@ def _personal_challenge(s: CCState, seat: int, cx: JSON) -> None:
     s.remove_leader(h, "challenge", None)
     s.say("challenge", f"The {s.side_name(loser)} Leader at {s.name(h)} falls in the challenge (no Victory Banner)")
     if s.hands[loser]:
-        cid = s.hands[loser].pop(s.rng.randbelow(len(s.hands[loser])))
+        cid = s.hands[loser].pop(s.own_rng().randbelow(len(s.hands[loser])))
         s.cmd_discard.append(cid)
         s.say("discard", f"{s.side_name(loser)} discards {s.card_name(cid)} at random", side=loser, card=cid, random=True)
 
@@ -521,8 +539,9 @@ def turncoat_decided(s: CCState, task: JSON, defect: bool) -> None:
     if not defect:
         s.say("turncoat", f"The {s.unit_label(u)} at {s.name(h)} stays loyal")
         return
+    s.own_pieces()
     s.units[h] = u._replace(side=task["player"])
-    s.ti["no_order"].append(u.uid)
+    s.ti["no_order"] = [*s.ti["no_order"], u.uid]
     s.say("turncoat", f"The unit at {s.name(h)} changes sides and now fights for {s.side_name(task['player'])}",
           hex=s.name(h))
 
@@ -532,7 +551,7 @@ def _wild_winds(s: CCState, victim: int) -> None:
     cid = s.ti["card"]
     s.hands[victim].append(cid)
     s.ti["card"] = None
-    new = s.hands[victim][s.rng.randbelow(len(s.hands[victim]))]
+    new = s.hands[victim][s.own_rng().randbelow(len(s.hands[victim]))]
     s.say("wild_winds", f"{s.side_name(victim)}'s card goes back to the hand; a card drawn from it at random "
           "must be played instead", random=True)
     s._set_card(victim, new)

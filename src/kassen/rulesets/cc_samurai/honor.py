@@ -28,6 +28,7 @@ class HonorRules(CCStateData):
     def gain_honor(self: CCState, side: int, n: int, why: str) -> int:
         got = max(0, min(n, self.pool))
         if n > 0:
+            self.own_score()
             self.pool -= got
             self.honor[side] += got
             if got == 0:
@@ -41,6 +42,7 @@ class HonorRules(CCStateData):
     def lose_honor(self: CCState, side: int, n: int, why: str) -> int:
         """Pay ``n`` tokens to the pool; returns the shortfall."""
         paid = min(n, self.honor[side])
+        self.own_score()
         self.honor[side] -= paid
         self.pool += paid
         if n > 0:

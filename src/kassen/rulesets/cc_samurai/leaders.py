@@ -33,6 +33,8 @@ class LeaderRules(CCStateData):
         return self.leaders.get(h) if h in self.units else None
 
     def remove_leader(self: CCState, h: Hex, cause: str, by: int | None) -> None:
+        self.own_pieces()
+        self.own_logs()
         ld = self.leaders.pop(h)
         self.removed.append({"side": ld.side, "piece": ld.lid, "cause": cause, "type": ld.kind})
         if cause == "killed" and by is not None:
@@ -81,6 +83,7 @@ class LeaderRules(CCStateData):
             self.remove_leader(h, "killed", by)
         elif ld.kind == "commander" and h not in self.units:
             # all bodyguards gone: he becomes a foot Leader and must retreat or commit seppuku
+            self.own_pieces()
             self.leaders[h] = ld._replace(kind="foot")
             self.say("commander", f"The {self.side_name(ld.side)} Army Commander has lost his bodyguards and now acts as a foot Leader")
 
@@ -179,7 +182,9 @@ class LeaderRules(CCStateData):
         if action == "seppuku":
             self._seppuku(h)
             return
+        self.own_pieces()
         if action == "retreat off":
+            self.own_logs()
             ld = self.leaders.pop(h)
             self.removed.append({"side": ld.side, "piece": ld.lid, "cause": "off", "type": ld.kind})
             self.say("leader_retreat", f"The {self.side_name(ld.side)} {LEADER_NAME[ld.kind]} retreats off the battlefield "
@@ -200,6 +205,9 @@ class LeaderRules(CCStateData):
 
     def _seppuku(self: CCState, h: Hex) -> None:
         """Leader Seppuku: +5 tokens, a Command card lost by the opponent's pick, a Dragon card for him."""
+        self.own_pieces()
+        self.own_logs()
+        self.own_score()
         ld = self.leaders.pop(h)
         side = ld.side
         self.removed.append({"side": side, "piece": ld.lid, "cause": "seppuku", "type": ld.kind})
@@ -208,7 +216,7 @@ class LeaderRules(CCStateData):
         self.command[side] = max(1, self.command[side] - 1)
         self.draw_dragon(1 - side)
         if self.hands[side]:
-            perm = self.rng.shuffled(self.hands[side])
+            perm = self.own_rng().shuffled(self.hands[side])
             self.stack.append({"t": "pick", "seat": 1 - side, "victim": side, "perm": perm})
             self.say("pick_due", f"{self.side_name(1 - side)} picks one of {self.side_name(side)}'s "
                      f"{len(perm)} face-down Command cards", random=True)

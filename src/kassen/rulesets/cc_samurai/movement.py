@@ -260,6 +260,7 @@ class MovementRules(CCStateData):
             return
         parts = action.split()
         h = self.b.parse(parts[1])
+        self.own_pieces()
         is_leader = len(parts) == 4 or h not in self.units
         dest_txt = parts[-1]
         if is_leader:
@@ -269,6 +270,7 @@ class MovementRules(CCStateData):
             self.ti["moved"][key] = steps
             del self.leaders[h]
             if dest_txt == "off":
+                self.own_logs()
                 self.removed.append({"side": side, "piece": ld.lid, "cause": "off", "type": ld.kind})
                 self.say("leader_off", f"{self.side_name(side)} {LEADER_NAME[ld.kind]} leaves the battlefield from {self.name(h)}",
                          hex=self.name(h))
@@ -294,6 +296,7 @@ class MovementRules(CCStateData):
             assert uld is not None
             del self.leaders[h]
         if dest_txt == "off":
+            self.own_logs()
             self.removed.append({"side": side, "piece": u.uid, "cause": "exit", "type": u.type})
             self.say("exit", f"{self.unit_label(u)} leaves the battlefield from {self.name(h)}", hex=self.name(h))
             if carry and uld is not None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from kassen.engine.dice import Face, roll_die
 from kassen.engine.errors import FormatError, IllegalActionError
-from kassen.engine.events import Event
+from kassen.engine.events import Event, LazyText
 from kassen.engine.hexgrid import Hex, HexBoard
 from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
@@ -57,6 +57,14 @@ if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.game import CCSamuraiGame
 
 __all__ = ["CCState", "LEADER_MOVE", "LEADER_NAME", "POOL_TOTAL"]
+
+#: copy-on-write groups of a clone, shared with the parent until first written (``CCState._cow``)
+COW_CARDS = 1  # hands, dragons, cmd_deck, cmd_discard, dr_deck, dr_discard
+COW_SCORE = 2  # honor, banners, objectives, command, obj_held, last_played
+COW_PIECES = 4  # units, leaders
+COW_LOGS = 8  # removed, forced
+COW_RNG = 16  # rng
+COW_ALL = COW_CARDS | COW_SCORE | COW_PIECES | COW_LOGS | COW_RNG
 
 
 class CCState(
@@ -125,6 +133,10 @@ class CCState(
         self.events: tuple[Event, ...] = ()
         self._ev: list[Event] = []
         self._legal: list[str] | None = None
+        #: copy-on-write groups still shared with the parent (``COW_*`` bits; 0: all owned)
+        self._cow = 0
+        #: tasks of the stack below this index may be the parent's (``own_top``)
+        self._stk_shared = 0
         #: movement searches of this state, and of the state it was cloned from (reused by apply)
         self._mv: dict[tuple[str, Hex], Dests] = {}
         self._mv_prev: dict[tuple[str, Hex], Dests] = {}
@@ -143,35 +155,33 @@ class CCState(
         self._oc: OrderCache | None = None
 
     def clone(self) -> CCState:
+        """An independent copy: nothing is shared with this state that the copy may change."""
+        s = self._fork()
+        s.own_all()
+        return s
+
+    def _fork(self) -> CCState:
+        """The copy ``apply`` works on: it shares with this state, until it first writes them,
+        the copy-on-write groups and the stack's tasks (see ``own_*``)."""
         s = CCState.__new__(CCState)
-        # every attribute first (one C-level copy of the references), then fresh copies of
-        # what an action may change; the rest is shared: scenario facts, the board, the tables,
-        # terrain and tents (copied where a tent is taken: _drop_tent), start blocks
+        # every attribute first (one C-level copy of the references); what an action may change
+        # is then either copied (the turn info's orders and moves, the stack's list) or shared
+        # until written (copy-on-write: the groups of ``_cow``, the stack's tasks); the rest is
+        # shared for good: scenario facts, the board, the tables, terrain and tents (copied where
+        # a tent is taken: _drop_tent), start blocks
         d = s.__dict__
         d.update(self.__dict__)
-        d["obj_held"] = list(self.obj_held)
-        d["units"] = dict(self.units)
-        d["leaders"] = dict(self.leaders)
-        d["hands"] = [list(h) for h in self.hands]
-        d["dragons"] = [list(h) for h in self.dragons]
-        d["cmd_deck"], d["cmd_discard"] = list(self.cmd_deck), list(self.cmd_discard)
-        d["dr_deck"], d["dr_discard"] = list(self.dr_deck), list(self.dr_discard)
-        d["honor"] = list(self.honor)
-        d["banners"], d["objectives"] = list(self.banners), list(self.objectives)
-        d["command"] = list(self.command)
-        # tasks hold scalars and flat lists; the turn's order spec is never mutated, so it is shared
-        d["stack"] = [{k: (list(v) if type(v) is list else v) for k, v in t.items()} for t in self.stack]
+        d["_cow"] = COW_ALL
+        stack = self.stack
+        d["stack"] = list(stack)
+        d["_stk_shared"] = len(stack)
+        # the turn info's lists are replaced, never changed in place, except these four
         ti = self.ti
-        d["ti"] = nti = {**ti, "orders": list(ti["orders"]), "moved": dict(ti["moved"]),
-                         "no_battle": list(ti["no_battle"]), "battled": list(ti["battled"]),
-                         "dragon_played": list(ti["dragon_played"]), "effects": list(ti["effects"]),
-                         "dragons_in_play": list(ti["dragons_in_play"]), "no_order": list(ti["no_order"])}
-        if "first_strikes" in ti:
-            nti["first_strikes"] = list(ti["first_strikes"])
-        d["last_played"] = list(self.last_played)
-        d["removed"] = list(self.removed)
-        d["rng"] = self.rng.copy()
-        d["forced"] = list(self.forced)
+        d["ti"] = nti = ti.copy()
+        nti["orders"] = list(ti["orders"])
+        nti["moved"] = dict(ti["moved"])
+        nti["no_battle"] = list(ti["no_battle"])
+        nti["battled"] = list(ti["battled"])
         d["events"] = ()
         d["_ev"] = []
         d["_legal"] = None
@@ -185,6 +195,75 @@ class CCState(
             d["_prev_units"], d["_prev_leaders"], d["_prev_ctx"] = None, {}, None
         d["_changed"] = None
         return s
+
+    # copy-on-write: a clone shares these groups with its parent until it first writes one;
+    # every rule that changes a group calls its ``own_`` method first (tests/rulesets/cc_samurai/
+    # test_copy_on_write.py checks that no apply changes the state it was applied to)
+    def own_cards(self) -> None:
+        """Make the hands, Dragon hands, decks and discards this state's own before changing them."""
+        if self._cow & COW_CARDS:
+            self._cow &= ~COW_CARDS
+            self.hands = [list(h) for h in self.hands]
+            self.dragons = [list(h) for h in self.dragons]
+            self.cmd_deck, self.cmd_discard = list(self.cmd_deck), list(self.cmd_discard)
+            self.dr_deck, self.dr_discard = list(self.dr_deck), list(self.dr_discard)
+
+    def own_score(self) -> None:
+        """Make Honor & Fortune, banners, objectives, command, objectives held and the last
+        cards played this state's own before changing them."""
+        if self._cow & COW_SCORE:
+            self._cow &= ~COW_SCORE
+            self.honor, self.banners, self.objectives = list(self.honor), list(self.banners), list(self.objectives)
+            self.command, self.obj_held, self.last_played = list(self.command), list(self.obj_held), list(self.last_played)
+
+    def own_pieces(self) -> None:
+        """Make the units and Leaders on the board this state's own before changing them."""
+        if self._cow & COW_PIECES:
+            self._cow &= ~COW_PIECES
+            self.units = dict(self.units)
+            self.leaders = dict(self.leaders)
+
+    def own_logs(self) -> None:
+        """Make the removed pieces and the forced dice this state's own before changing them."""
+        if self._cow & COW_LOGS:
+            self._cow &= ~COW_LOGS
+            self.removed = list(self.removed)
+            self.forced = list(self.forced)
+
+    def own_rng(self) -> Rng:
+        """The dice and shuffles generator, made this state's own before it is drawn from."""
+        if self._cow & COW_RNG:
+            self._cow &= ~COW_RNG
+            self.rng = self.rng.copy()
+        return self.rng
+
+    def own_top(self) -> JSON:
+        """The task on top of the stack, made this state's own (its lists too) before a handler
+        changes it. Tasks below ``_stk_shared`` may still be the parent's."""
+        stack = self.stack
+        i = len(stack) - 1
+        task = stack[i]
+        if i < self._stk_shared:
+            task = stack[i] = {k: (list(v) if type(v) is list else v) for k, v in task.items()}
+            self._stk_shared = i
+        return task
+
+    def own_stack(self) -> None:
+        """Make every task of the stack (and its lists) this state's own."""
+        if self._stk_shared:
+            self.stack = [{k: (list(v) if type(v) is list else v) for k, v in t.items()} for t in self.stack]
+            self._stk_shared = 0
+
+    def own_all(self) -> None:
+        """Make everything this state's own, the stack's tasks and the turn info's lists too."""
+        self.own_cards()
+        self.own_score()
+        self.own_pieces()
+        self.own_logs()
+        self.own_rng()
+        self.own_stack()
+        self.ti = {k: (list(v) if type(v) is list else dict(v) if type(v) is dict and k != "spec" else v)
+                   for k, v in self.ti.items()}
 
     def with_forced_dice(self, faces: list[Face] | list[str]) -> CCState:
         """A copy whose next die rolls are ``faces`` (in order), then the RNG again."""
@@ -209,18 +288,50 @@ class CCState(
         return list(self.pending_actions())
 
     def apply(self, action: str) -> CCState:
-        action = " ".join(action.split())
-        legal = self.legal_actions()
+        if self._result is not None or not self.stack:
+            raise IllegalActionError(action, "the battle is over")
+        legal = self._legal
+        if legal is None:
+            legal = self.pending_actions()
         if action not in legal:
-            if self._result is not None:
-                raise IllegalActionError(action, "the battle is over")
-            raise IllegalActionError(action, self._why_illegal(action), legal)
-        s = self.clone()
+            action = " ".join(action.split())
+            if action not in legal:
+                raise IllegalActionError(action, self._why_illegal(action), list(legal))
+        s = self._fork()
         s.run_action(action)
         s.advance()
         s.events = tuple(s._ev)
         s._ev = []
         return s
+
+    # the task machine (kassen.engine.tasks), specialised: the handler of the task on top gets
+    # it as this state's own (copy-on-write of the stack's tasks, ``own_top``)
+    def run_action(self, action: str) -> None:
+        stack = self.stack
+        task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
+        act = (self._task_handlers.get(task["t"]) or self._handlers(task["t"]))[1]
+        if act is None:
+            raise NotImplementedError(f"no _act_{task['t']} handler")
+        act(self, task, action)
+
+    def advance(self) -> None:
+        handlers = self._task_handlers
+        empty_tents = self.t.rules.tent_removed_when_empty
+        while self._result is None:
+            stack = self.stack
+            if not stack:
+                return
+            if empty_tents and self.tents:
+                self._empty_tents()
+                if self._result is not None:
+                    return
+                stack = self.stack
+                if not stack:
+                    return
+            task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
+            auto = (handlers.get(task["t"]) or self._handlers(task["t"]))[2]
+            if auto is None or not auto(self, task):
+                return
 
     def _why_illegal(self, action: str) -> str:
         task = self.stack[-1]
@@ -282,20 +393,25 @@ class CCState(
     def baseline_row(self, side: int) -> int:
         return 0 if side == self.bottom else self.b.rows - 1
 
-    def say(self, tag: str, text: str, **data: Any) -> None:
+    def say(self, tag: str, text: str | LazyText, **data: Any) -> None:
+        """A public event; ``text`` may be a function, called only if the line is read
+        (it must not capture the state: see kassen.engine.events.Event)."""
         self._ev.append(Event(tag, data, text))
 
-    def say_private(self, seat: int, tag: str, text: str, public_text: str, **data: Any) -> None:
+    def say_private(self, seat: int, tag: str, text: str | LazyText, public_text: str | LazyText,
+                    **data: Any) -> None:
         pub = {k: v for k, v in data.items() if k not in ("card", "cards")}
         self._ev.append(Event(tag, data, text, visible_to=(seat,), redacted=Event(tag, pub, public_text)))
 
     def roll(self, n: int) -> list[Face]:
         out: list[Face] = []
+        if self.forced:
+            self.own_logs()
         for _ in range(max(0, n)):
             if self.forced:
                 out.append(Face(self.forced.pop(0)))
             else:
-                out.append(roll_die(self.rng))
+                out.append(roll_die(self.own_rng()))
         return out
 
     def card_name(self, cid: str) -> str:

@@ -18,6 +18,8 @@ from kassen.rulesets.cc_samurai.common import (
     CCStateData,
     _mirror,
     _new_turn_info,
+    card_text,
+    dragon_text,
 )
 
 if TYPE_CHECKING:
@@ -62,32 +64,36 @@ class TurnRules(CCStateData):
 
     def _lose_random_card(self: CCState, side: int, why: str) -> None:
         """A random Command card of ``side`` is discarded; his command shrinks by one."""
+        self.own_cards()
+        self.own_score()
         if self.hands[side]:
-            cid = self.hands[side].pop(self.rng.randbelow(len(self.hands[side])))
+            cid = self.hands[side].pop(self.own_rng().randbelow(len(self.hands[side])))
             self.cmd_discard.append(cid)
-            self.say("discard", f"{self.side_name(side)} discards {self.card_name(cid)} at random ({why})",
+            self.say("discard", card_text(self.t, f"{self.side_name(side)} discards ", cid, f" at random ({why})"),
                      side=side, card=cid, random=True)
         self.command[side] = max(1, self.command[side] - 1)
 
     def draw_command(self: CCState, side: int) -> str | None:
+        self.own_cards()
         if not self.cmd_deck:
             if not self.cmd_discard:
                 return None
-            self.cmd_deck = self.rng.shuffled(self.cmd_discard)
+            self.cmd_deck = self.own_rng().shuffled(self.cmd_discard)
             self.cmd_discard = []
             self.say("reshuffle", "The Command deck is reshuffled from its discards")
         return self.cmd_deck.pop()
 
     def draw_dragon(self: CCState, side: int) -> str | None:
+        self.own_cards()
         if not self.dr_deck:
             if not self.dr_discard:
                 return None
-            self.dr_deck = self.rng.shuffled(self.dr_discard)
+            self.dr_deck = self.own_rng().shuffled(self.dr_discard)
             self.dr_discard = []
             self.say("reshuffle", "The Dragon deck is reshuffled from its discards")
         did = self.dr_deck.pop()
         self.dragons[side].append(did)
-        self.say_private(side, "draw_dragon", f"{self.side_name(side)} draws the Dragon card {self.dragon_name(did)}",
+        self.say_private(side, "draw_dragon", dragon_text(self.t, f"{self.side_name(side)} draws the Dragon card ", did),
                          f"{self.side_name(side)} draws a Dragon card", side=side, card=did)
         return did
 
@@ -112,6 +118,8 @@ class TurnRules(CCStateData):
     def _set_card(self: CCState, side: int, cid: str) -> None:
         """Phase 1: ``cid`` leaves the hand and becomes the card played this turn."""
         slug = self.t.command_ids[cid]
+        self.own_cards()
+        self.own_score()
         self.hands[side].remove(cid)
         self.ti["card"] = cid
         card = self.t.command[slug]
@@ -139,6 +147,7 @@ class TurnRules(CCStateData):
         cid = task["perm"][k - 1]
         victim = task["victim"]
         self.stack.pop()
+        self.own_cards()
         self.hands[victim].remove(cid)
         self.cmd_discard.append(cid)
         self.say("discard", f"{self.side_name(1 - victim)} picks face-down card {k}: {self.side_name(victim)} discards "
@@ -151,6 +160,7 @@ class TurnRules(CCStateData):
             # Phase 5 begins: the Command card played is discarded
             cid = self.ti["card"]
             if cid is not None:
+                self.own_cards()
                 self.cmd_discard.append(cid)
                 self.ti["card"] = None
             if dragons.actions(self, side, "end"):
@@ -160,6 +170,7 @@ class TurnRules(CCStateData):
         if step == "wise-pick":
             return False
         if step == "draw":
+            self.own_cards()
             eff_slug = self.ti.get("effective") or ""
             if self.order_one_banner == side and eff_slug.startswith("order-one-"):
                 if self.banners[side] + 1 < self.victory:
@@ -172,15 +183,15 @@ class TurnRules(CCStateData):
                 got = self.draw_command(fs["side"])
                 if got is not None:
                     self.hands[fs["side"]].append(got)
-                    self.say_private(fs["side"], "draw", f"{self.side_name(fs['side'])} draws {self.card_name(got)}",
+                    self.say_private(fs["side"], "draw", card_text(self.t, f"{self.side_name(fs['side'])} draws ", got),
                                      f"{self.side_name(fs['side'])} draws a Command card", side=fs["side"], card=got)
             self.ti["first_strikes"] = []
             eff = self.ti.get("effective")
             card = self.t.command[eff] if eff else None
             if eff == "shogun":
-                self.cmd_deck = self.rng.shuffled(self.cmd_deck + self.cmd_discard)
+                self.cmd_deck = self.own_rng().shuffled(self.cmd_deck + self.cmd_discard)
                 self.cmd_discard = []
-                self.dr_deck = self.rng.shuffled(self.dr_deck + self.dr_discard)
+                self.dr_deck = self.own_rng().shuffled(self.dr_deck + self.dr_discard)
                 self.dr_discard = []
                 self.say("reshuffle", "Shogun: both the Command and the Dragon decks are reshuffled with their discards")
             n = 2 if card is not None and card.draw_two else 1
@@ -198,7 +209,7 @@ class TurnRules(CCStateData):
                 self.hands[side].append(drawn[0])
                 for extra in drawn[1:]:
                     self.cmd_discard.append(extra)
-                self.say_private(side, "draw", f"{self.side_name(side)} draws {self.card_name(drawn[0])}",
+                self.say_private(side, "draw", card_text(self.t, f"{self.side_name(side)} draws ", drawn[0]),
                                  f"{self.side_name(side)} draws a Command card", side=side, card=drawn[0])
             task["step"] = "discard"
             return True
@@ -233,6 +244,7 @@ class TurnRules(CCStateData):
     def _act_end(self: CCState, task: JSON, action: str) -> None:
         side = task["seat"]
         step = task["step"]
+        self.own_cards()
         if step == "wise":
             task["step"] = "draw"
             if action != "pass":
@@ -267,7 +279,8 @@ class TurnRules(CCStateData):
                 did = next(d for d in self.dragons[side] if self.t.dragon_ids[d] == slug)
                 self.dragons[side].remove(did)
                 self.dr_discard.append(did)
-                self.say("discard_dragon", f"{self.side_name(side)} discards the Dragon card {self.dragon_name(did)}", side=side, card=did)
+                self.say("discard_dragon", dragon_text(self.t, f"{self.side_name(side)} discards the Dragon card ", did),
+                         side=side, card=did)
                 self.gain_honor(side, 1, "a Dragon card discarded")
             task["step"] = "replenish"
         elif step == "replenish":

@@ -32,6 +32,7 @@ class VictoryRules(CCStateData):
     def award_banner(self: CCState, side: int, n: int, why: str, objective: bool = False) -> None:
         if n <= 0:
             return
+        self.own_score()
         self.banners[side] += n
         if objective:
             self.objectives[side] += n
@@ -50,12 +51,14 @@ class VictoryRules(CCStateData):
             return False
         left = u.blocks - n
         label = self.unit_label(u)
+        self.own_pieces()
         if left > 0:
             self.units[h] = u._replace(blocks=left)
             self.say("blocks", f"{label} at {self.name(h)} loses {n} block{'s' if n > 1 else ''} ({why}), {left} left",
                      hex=self.name(h), lost=n, left=left)
             return False
         del self.units[h]
+        self.own_logs()
         self.removed.append({"side": u.side, "piece": u.uid, "cause": "killed", "type": u.type})
         self.say("eliminated", f"{label} at {self.name(h)} is eliminated ({why})", hex=self.name(h), unit=u.uid)
         if not self.ut(u).bodyguard:
@@ -84,6 +87,7 @@ class VictoryRules(CCStateData):
             if obj["kind"] == "permanent" and holder is not None:
                 continue
             if holder is not None and (holder not in present or len(present) > 1):
+                self.own_score()
                 self.obj_held[i] = None
                 self.banners[holder] -= obj["banners"]
                 self.objectives[holder] -= obj["banners"]
@@ -94,6 +98,7 @@ class VictoryRules(CCStateData):
             if holder is None and len(present) == 1:
                 side = next(iter(present))
                 if obj["side"] in (-1, side):
+                    self.own_score()
                     self.obj_held[i] = side
                     kind = "permanent" if obj["kind"] == "permanent" else "temporary"
                     self.award_banner(side, obj["banners"], f"holds {label} ({kind})", objective=True)

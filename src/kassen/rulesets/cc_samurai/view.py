@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kassen.engine.events import plural
+from kassen.engine.hexgrid import Hex
 from kassen.engine.rng import Rng
 from kassen.rulesets.cc_samurai import dragons
-from kassen.rulesets.cc_samurai.board import SIDE_NAMES
+from kassen.rulesets.cc_samurai.board import SIDE_NAMES, board
 from kassen.rulesets.cc_samurai.common import (
     JSON,
     CCStateData,
@@ -23,11 +24,16 @@ from kassen.rulesets.cc_samurai.common import (
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
+#: hex -> its neighbours on the one shared battlefield, as tuples (the heuristic's inner loop)
+_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {h: tuple(board().neighbours(h)) for h in board().cells}
+
 
 class ViewRules(CCStateData):
     def determinize(self: CCState, seat: int, rng: Rng) -> CCState:
         """Resample everything ``seat`` cannot see: the other hand, deck orders, the RNG."""
-        s = self.clone()
+        s = self._fork()
+        s.own_cards()
+        s.own_stack()
         opp = 1 - seat
         drawn_hidden = [c for t in s.stack if t.get("drawn") and t["seat"] != seat for c in t["drawn"]]
         # sorted first, so the result depends only on *which* cards are unseen
@@ -54,26 +60,58 @@ class ViewRules(CCStateData):
 
     def heuristic(self: CCState, seat: int) -> float:
         """Material, banners and Honor & Fortune, squashed into [-1, 1]."""
+        return self.heuristics()[seat]
+
+    def heuristics(self: CCState) -> tuple[float, float]:
+        """:meth:`heuristic` of both seats in one pass over the board (the same floats, summed
+        in the same order, as two separate calls)."""
         res = self._result
         if res is not None:
-            return 0.0 if res.winner is None else (1.0 if res.winner == seat else -1.0)
-        score = 0.0
-        for side, sign in ((seat, 1.0), (1 - seat, -1.0)):
-            score += sign * 12.0 * self.banners[side] / max(1, self.victory) * 5
-            score += sign * 0.6 * min(self.honor[side], 10)
-        for h, u in self.units.items():
-            sign = 1.0 if u.side == seat else -1.0
-            ut = self.ut(u)
-            value = 2.0 + (0.5 if ut.symbol == "square" else 0.0)
-            score += sign * value * u.blocks
-            support = sum(1 for n in self.b.neighbours(h) if n in self.units and self.units[n].side == u.side)
-            score += sign * (0.4 if support >= 2 else 0.0)
-            if h in self.leaders:
-                score += sign * 1.5
-        for h, ld in self.leaders.items():
-            if h not in self.units:
-                score += (1.0 if ld.side == seat else -1.0) * 3.0
-        return max(-0.99, min(0.99, score / 60.0))
+            if res.winner is None:
+                return 0.0, 0.0
+            return (1.0, -1.0) if res.winner == 0 else (-1.0, 1.0)
+        banners, honor, v = self.banners, self.honor, max(1, self.victory)
+        b0, b1 = 12.0 * banners[0] / v * 5, 12.0 * banners[1] / v * 5
+        h0, h1 = 0.6 * min(honor[0], 10), 0.6 * min(honor[1], 10)
+        # seat 0 adds its own terms first, seat 1 its own: the same order as heuristic(seat) had
+        s0 = 0.0 + b0 + h0 - b1 - h1
+        s1 = 0.0 + b1 + h1 - b0 - h0
+        units, leaders, types = self.units, self.leaders, self.t.units
+        nb = _NEIGHBOURS
+        for h, u in units.items():
+            side = u.side
+            t = (2.5 if types[u.type].symbol == "square" else 2.0) * u.blocks
+            support = 0
+            for n in nb[h]:
+                o = units.get(n)
+                if o is not None and o.side == side:
+                    support += 1
+            sup = 0.4 if support >= 2 else 0.0
+            if side == 0:
+                s0 += t
+                s1 += -t
+                s0 += sup
+                s1 += -sup
+                if h in leaders:
+                    s0 += 1.5
+                    s1 += -1.5
+            else:
+                s0 += -t
+                s1 += t
+                s0 += -sup
+                s1 += sup
+                if h in leaders:
+                    s0 += -1.5
+                    s1 += 1.5
+        for h, ld in leaders.items():
+            if h not in units:
+                if ld.side == 0:
+                    s0 += 3.0
+                    s1 += -3.0
+                else:
+                    s0 += -3.0
+                    s1 += 3.0
+        return max(-0.99, min(0.99, s0 / 60.0)), max(-0.99, min(0.99, s1 / 60.0))
 
     def action_odds(self: CCState, action: str) -> JSON | None:
         """Exact odds of ``attack A B`` / ``fire A B`` now (:func:`odds.action_odds`)."""
