@@ -12,6 +12,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.common import (
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 
+@trait
 class BattleRules(CCStateData):
     def can_battle(self: CCState, h: Hex) -> bool:
         u = self.units[h]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import trait
+
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import Unit
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 
+@trait
 class MovementRules(CCStateData):
     def move_limits(self: CCState, u: Unit) -> tuple[int, int]:
         """(hexes it may move, most hexes moved that still allow battle) this turn."""

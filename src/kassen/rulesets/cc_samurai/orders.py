@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.engine.dice import Face
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai.board import Unit, sections_of
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 
+@trait
 class OrderRules(CCStateData):
     def _order_spec(self: CCState, side: int, slug: str) -> JSON:
         """What a Command card lets its player order this turn (Phase 2), as data."""

@@ -19,7 +19,7 @@ cards are in dragons.py), view.py. The task machine is kassen.engine.tasks.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from kassen.engine.dice import Face, roll_die
 from kassen.engine.errors import FormatError, IllegalActionError
@@ -76,8 +76,10 @@ class CCState(
     """A moment of a C&C Samurai battle. Immutable from the outside."""
 
     # ------------------------------------------------------------------ setup
-    def __init__(self, game: CCSamuraiGame) -> None:
+    def __init__(self, game: CCSamuraiGame, blank: bool = False) -> None:
         self.game = game
+        if blank:  # clone sets every attribute (the compiled class has no usable __new__)
+            return
         self.t: Tables = game.tables
         self.b: HexBoard = board()
         self.scenario_id = ""
@@ -140,47 +142,53 @@ class CCState(
         self._lidx: dict[str, Hex] = {}
 
     def clone(self) -> CCState:
-        s = CCState.__new__(CCState)
-        # every attribute first (one C-level copy of the references), then fresh copies of
-        # what an action may change; the rest is shared: scenario facts, the board, the tables,
-        # terrain and tents (copied where a tent is taken: _drop_tent), start blocks
-        d = s.__dict__
-        d.update(self.__dict__)
-        d["obj_held"] = list(self.obj_held)
-        d["units"] = dict(self.units)
-        d["leaders"] = dict(self.leaders)
-        d["hands"] = [list(h) for h in self.hands]
-        d["dragons"] = [list(h) for h in self.dragons]
-        d["cmd_deck"], d["cmd_discard"] = list(self.cmd_deck), list(self.cmd_discard)
-        d["dr_deck"], d["dr_discard"] = list(self.dr_deck), list(self.dr_discard)
-        d["honor"] = list(self.honor)
-        d["banners"], d["objectives"] = list(self.banners), list(self.objectives)
-        d["command"] = list(self.command)
+        s = CCState(cast("CCSamuraiGame", self.game), True)
+        # attribute by attribute, no ``__dict__`` (the compiled build's instances have none):
+        # fresh copies of what an action may change; the rest is shared: scenario facts, the
+        # board, the tables, terrain and tents (copied where a tent is taken: _drop_tent), start blocks
+        s.t, s.b = self.t, self.b
+        s.scenario_id, s.scenario_name, s.victory = self.scenario_id, self.scenario_name, self.victory
+        s.order_one_banner, s.tent_banners, s.exit_banners = self.order_one_banner, self.tent_banners, self.exit_banners
+        s.bottom, s.exits, s.objective_defs = self.bottom, self.exits, self.objective_defs
+        s.obj_held = list(self.obj_held)
+        s.terrain, s._terc, s.tents = self.terrain, self._terc, self.tents
+        s.units = dict(self.units)
+        s.leaders = dict(self.leaders)
+        s.start_blocks = self.start_blocks
+        s.hands = [list(h) for h in self.hands]
+        s.dragons = [list(h) for h in self.dragons]
+        s.cmd_deck, s.cmd_discard = list(self.cmd_deck), list(self.cmd_discard)
+        s.dr_deck, s.dr_discard = list(self.dr_deck), list(self.dr_discard)
+        s.honor, s.pool, s.dragon_tokens = list(self.honor), self.pool, self.dragon_tokens
+        s.banners, s.objectives = list(self.banners), list(self.objectives)
+        s.command, s.turn, s.active = list(self.command), self.turn, self.active
         # tasks hold scalars and flat lists; the turn's order spec is never mutated, so it is shared
-        d["stack"] = [{k: (list(v) if type(v) is list else v) for k, v in t.items()} for t in self.stack]
+        s.stack = [{k: (list(v) if type(v) is list else v) for k, v in t.items()} for t in self.stack]
         ti = self.ti
-        d["ti"] = nti = {**ti, "orders": list(ti["orders"]), "moved": dict(ti["moved"]),
-                         "no_battle": list(ti["no_battle"]), "battled": list(ti["battled"]),
-                         "dragon_played": list(ti["dragon_played"]), "effects": list(ti["effects"]),
-                         "dragons_in_play": list(ti["dragons_in_play"]), "no_order": list(ti["no_order"])}
+        s.ti = nti = {**ti, "orders": list(ti["orders"]), "moved": dict(ti["moved"]),
+                      "no_battle": list(ti["no_battle"]), "battled": list(ti["battled"]),
+                      "dragon_played": list(ti["dragon_played"]), "effects": list(ti["effects"]),
+                      "dragons_in_play": list(ti["dragons_in_play"]), "no_order": list(ti["no_order"])}
         if "first_strikes" in ti:
             nti["first_strikes"] = list(ti["first_strikes"])
-        d["last_played"] = list(self.last_played)
-        d["removed"] = list(self.removed)
-        d["rng"] = self.rng.copy()
-        d["forced"] = list(self.forced)
-        d["events"] = ()
-        d["_ev"] = []
-        d["_legal"] = None
-        d["_mv"] = {}
-        d["_mv_prev"] = mv = self._mv
-        d["_mvr"] = {}
-        d["_mvr_prev"] = self._mvr
+        s.last_played = list(self.last_played)
+        s.removed = list(self.removed)
+        s.rng = self.rng.copy()
+        s.forced = list(self.forced)
+        s._result = self._result
+        s.events = ()
+        s._ev = []
+        s._legal = None
+        s._mv = {}
+        s._mv_prev = mv = self._mv
+        s._mvr = {}
+        s._mvr_prev = self._mvr
         if mv:
-            d["_prev_units"], d["_prev_leaders"], d["_prev_ctx"] = self.units, self.leaders, self._move_ctx()
+            s._prev_units, s._prev_leaders, s._prev_ctx = self.units, self.leaders, self._move_ctx()
         else:
-            d["_prev_units"], d["_prev_leaders"], d["_prev_ctx"] = None, {}, None
-        d["_changed"] = None
+            s._prev_units, s._prev_leaders, s._prev_ctx = None, {}, None
+        s._changed = None
+        s._uidx, s._lidx = self._uidx, self._lidx
         return s
 
     def with_forced_dice(self, faces: list[Face] | list[str]) -> CCState:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.engine.events import plural
 from kassen.engine.rng import Rng
 from kassen.rulesets.cc_samurai import dragons
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 
+@trait
 class ViewRules(CCStateData):
     def determinize(self: CCState, seat: int, rng: Rng) -> CCState:
         """Resample everything ``seat`` cannot see: the other hand, deck orders, the RNG."""
