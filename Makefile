@@ -5,7 +5,11 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: play test lint bench clean chromium
 
-$(STAMP): pyproject.toml requirements.lock
+# setup.py compiles the engine's hot modules (mypyc) when a C compiler works, so an edit of
+# one of them rebuilds; KASSEN_PURE_PYTHON=1 installs (and runs) pure Python
+COMPILED := $(wildcard src/kassen/rulesets/cc_samurai/*.py) $(wildcard src/kassen/engine/*.py)
+
+$(STAMP): pyproject.toml requirements.lock setup.py $(COMPILED)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.lock
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
@@ -37,4 +41,4 @@ bench: $(STAMP)
 	$(VENV)/bin/kassen bench
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build src/*.egg-info src/kassen__mypyc.* src/kassen/*/*.so src/kassen/*/*/*.so

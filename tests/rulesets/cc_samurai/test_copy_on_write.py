@@ -87,3 +87,14 @@ def test_clone_is_an_independent_copy():
         if isinstance(v, list):
             v.append("x")
     assert json.dumps(state.to_json()) == before
+
+
+def test_a_fork_sets_every_attribute_of_its_parent():
+    """``_fork`` copies attribute by attribute (the compiled build has no ``__dict__``): an
+    attribute added to ``__init__`` but forgotten there would be missing from every child."""
+    state = load_game("cc-samurai").new_state(None, 3)
+    for _ in range(40):
+        state = state.apply(state.legal_actions()[-1])
+    if not hasattr(state, "__dict__"):
+        pytest.skip("the compiled build's states have no __dict__; the pure-Python run checks this")
+    assert set(vars(state._fork())) == set(vars(state))

@@ -12,6 +12,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import HALF, NBRS
@@ -30,6 +32,7 @@ def _board_order(h: Hex) -> tuple[int, int]:
     return h[1], h[0]
 
 
+@trait
 class BattleRules(CCStateData):
     def can_battle(self: CCState, h: Hex) -> bool:
         u = self.units[h]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 
+@trait
 class BolsterRules(CCStateData):
     def flag_ignores(self: CCState, h: Hex, attacker: Unit | None) -> int:
         """Bolster Morale: how many flags the unit at ``h`` may ignore (at most 2)."""

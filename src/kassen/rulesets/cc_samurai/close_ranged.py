@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.engine.dice import Face
 from kassen.engine.events import LazyText
 from kassen.engine.hexgrid import Hex
@@ -40,6 +42,7 @@ def _score_text(who: str, faces: list[Face], att: UnitType, tgt: UnitType, kind:
     return lambda: f"{who} {explain_roll(Counter(faces), att, tgt, kind, inspired)}"
 
 
+@trait
 class CombatSequence(CCStateData):
     def start_combat(self: CCState, kind: str, ah: Hex, dh: Hex, role: str, swarm: list[Hex] | None = None) -> None:
         u = self.units[ah]
@@ -365,7 +368,9 @@ class CombatSequence(CCStateData):
             return
         if hits and ld is not None:
             self._casualty_check(dh, ld, kind, eliminated, side)
-            if self._result is not None:
+            # finished(), not ``self._result``: mypy keeps the attribute narrowed to None past the
+            # call (above), and the compiled build would trust that
+            if self.finished():
                 return
         if eliminated:
             if dh in self.leaders:

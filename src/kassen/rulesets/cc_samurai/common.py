@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import trait
+
 from kassen.engine.events import Event, LazyText
 from kassen.engine.hexgrid import Hex, HexBoard
 from kassen.engine.protocol import Game, Result
@@ -104,6 +106,7 @@ def _new_turn_info() -> JSON:
             "dragon_played": [False, False]}
 
 
+@trait
 class CCStateData:
     """The data of a moment of play, declared once for the state and every rules mixin
     (the values are set by ``CCState.__init__``, ``clone`` and ``from_json``)."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.engine.dice import Face
 from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 
+@trait
 class HonorRules(CCStateData):
     def gain_honor(self: CCState, side: int, n: int, why: str) -> int:
         got = max(0, min(n, self.pool))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.engine.dice import Face
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai.board import Leader, Unit
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 
+@trait
 class LeaderRules(CCStateData):
     def lone_leader(self: CCState, h: Hex) -> Leader | None:
         ld = self.leaders.get(h)

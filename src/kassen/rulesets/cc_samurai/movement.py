@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import trait
+
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import HALF, NAMES, NBRS, OUT2, Unit
@@ -32,6 +34,7 @@ MOVE_PRE: dict[Hex, str] = {h: f"move {n} " for h, n in NAMES.items()}
 MOVE_LEADER_PRE: dict[Hex, str] = {h: f"move {n} leader " for h, n in NAMES.items()}
 
 
+@trait
 class MovementRules(CCStateData):
     def move_limits(self: CCState, u: Unit) -> tuple[int, int]:
         """(hexes it may move, most hexes moved that still allow battle) this turn."""

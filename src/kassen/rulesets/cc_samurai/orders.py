@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from mypy_extensions import trait
+
 from kassen.engine.dice import Face
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai.board import NAMES, NBRS, Leader, Unit, sections_of
@@ -49,6 +51,7 @@ class OrderCache(NamedTuple):
     cands: list[tuple[str, str, Hex, int]]
 
 
+@trait
 class OrderRules(CCStateData):
     def _order_spec(self: CCState, side: int, slug: str) -> JSON:
         """What a Command card lets its player order this turn (Phase 2), as data."""

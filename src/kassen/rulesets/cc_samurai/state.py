@@ -19,7 +19,7 @@ cards are in dragons.py), view.py. The task machine is kassen.engine.tasks.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from kassen.engine.dice import Face, roll_die
 from kassen.engine.errors import FormatError, IllegalActionError
@@ -85,8 +85,10 @@ class CCState(
     """A moment of a C&C Samurai battle. Immutable from the outside."""
 
     # ------------------------------------------------------------------ setup
-    def __init__(self, game: CCSamuraiGame) -> None:
+    def __init__(self, game: CCSamuraiGame, blank: bool = False) -> None:
         self.game = game
+        if blank:  # clone sets every attribute (the compiled class has no usable __new__)
+            return
         self.t: Tables = game.tables
         self.b: HexBoard = board()
         self.scenario_id = ""
@@ -163,37 +165,55 @@ class CCState(
     def _fork(self) -> CCState:
         """The copy ``apply`` works on: it shares with this state, until it first writes them,
         the copy-on-write groups and the stack's tasks (see ``own_*``)."""
-        s = CCState.__new__(CCState)
-        # every attribute first (one C-level copy of the references); what an action may change
-        # is then either copied (the turn info's orders and moves, the stack's list) or shared
-        # until written (copy-on-write: the groups of ``_cow``, the stack's tasks); the rest is
-        # shared for good: scenario facts, the board, the tables, terrain and tents (copied where
-        # a tent is taken: _drop_tent), start blocks
-        d = s.__dict__
-        d.update(self.__dict__)
-        d["_cow"] = COW_ALL
+        s = CCState(cast("CCSamuraiGame", self.game), True)
+        # attribute by attribute, no ``__dict__`` (the compiled build's instances have none).
+        # What an action may change is either copied (the turn info's orders and moves, the
+        # stack's list) or shared until written (copy-on-write: the groups of ``_cow``, the
+        # stack's tasks); the rest is shared for good: scenario facts, the board, the tables,
+        # terrain and tents (copied where a tent is taken: _drop_tent), start blocks
+        s.t, s.b = self.t, self.b
+        s.scenario_id, s.scenario_name, s.victory = self.scenario_id, self.scenario_name, self.victory
+        s.order_one_banner, s.tent_banners, s.exit_banners = self.order_one_banner, self.tent_banners, self.exit_banners
+        s.bottom, s.exits, s.objective_defs = self.bottom, self.exits, self.objective_defs
+        s.terrain, s._terc, s.tents = self.terrain, self._terc, self.tents
+        s.start_blocks = self.start_blocks
+        # COW_CARDS
+        s.hands, s.dragons = self.hands, self.dragons
+        s.cmd_deck, s.cmd_discard, s.dr_deck, s.dr_discard = self.cmd_deck, self.cmd_discard, self.dr_deck, self.dr_discard
+        # COW_SCORE
+        s.honor, s.banners, s.objectives = self.honor, self.banners, self.objectives
+        s.command, s.obj_held, s.last_played = self.command, self.obj_held, self.last_played
+        # COW_PIECES, COW_LOGS, COW_RNG
+        s.units, s.leaders = self.units, self.leaders
+        s.removed, s.forced = self.removed, self.forced
+        s.rng = self.rng
+        s._cow = COW_ALL
+        s.pool, s.dragon_tokens, s.turn, s.active = self.pool, self.dragon_tokens, self.turn, self.active
+        s._result = self._result
         stack = self.stack
-        d["stack"] = list(stack)
-        d["_stk_shared"] = len(stack)
+        s.stack = list(stack)
+        s._stk_shared = len(stack)
         # the turn info's lists are replaced, never changed in place, except these four
         ti = self.ti
-        d["ti"] = nti = ti.copy()
+        s.ti = nti = ti.copy()
         nti["orders"] = list(ti["orders"])
         nti["moved"] = dict(ti["moved"])
         nti["no_battle"] = list(ti["no_battle"])
         nti["battled"] = list(ti["battled"])
-        d["events"] = ()
-        d["_ev"] = []
-        d["_legal"] = None
-        d["_mv"] = {}
-        d["_mv_prev"] = mv = self._mv
-        d["_mvr"] = {}
-        d["_mvr_prev"] = self._mvr
+        s.events = ()
+        s._ev = []
+        s._legal = None
+        s._mv = {}
+        s._mv_prev = mv = self._mv
+        s._mvr = {}
+        s._mvr_prev = self._mvr
         if mv:
-            d["_prev_units"], d["_prev_leaders"], d["_prev_ctx"] = self.units, self.leaders, self._move_ctx()
+            s._prev_units, s._prev_leaders, s._prev_ctx = self.units, self.leaders, self._move_ctx()
         else:
-            d["_prev_units"], d["_prev_leaders"], d["_prev_ctx"] = None, {}, None
-        d["_changed"] = None
+            s._prev_units, s._prev_leaders, s._prev_ctx = None, {}, None
+        s._changed = None
+        s._uidx, s._lidx = self._uidx, self._lidx
+        s._oc = self._oc
         return s
 
     # copy-on-write: a clone shares these groups with its parent until it first writes one;

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.engine.protocol import Result
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.common import (
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 
+@trait
 class TurnRules(CCStateData):
     def begin_game(self: CCState) -> None:
         self._start_turn(first=True)

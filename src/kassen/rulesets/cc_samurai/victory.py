@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
 from kassen.engine.protocol import Result
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 
+@trait
 class VictoryRules(CCStateData):
     def _drop_tent(self: CCState, owner: int, th: Hex) -> None:
         """A command tent leaves the board (copy-on-write: clones share terrain and tents)."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
 from kassen.engine.rng import Rng
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 _NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {h: tuple(board().neighbours(h)) for h in board().cells}
 
 
+@trait
 class ViewRules(CCStateData):
     def determinize(self: CCState, seat: int, rng: Rng) -> CCState:
         """Resample everything ``seat`` cannot see: the other hand, deck orders, the RNG."""

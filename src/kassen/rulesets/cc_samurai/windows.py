@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import trait
+
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.common import (
     JSON,
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 
+@trait
 class DragonWindows(CCStateData):
     def _auto_dragon(self: CCState, task: JSON) -> bool:
         if dragons.actions(self, task["seat"], task["w"], task):
