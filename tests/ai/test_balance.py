@@ -157,3 +157,15 @@ def test_resume_keeps_the_scenarios_already_done(tmp_path):
     assert again["scenarios"] == first["scenarios"] and len(again["runs"]) == 2
     r = CliRunner().invoke(app, [*args[:-4], "--games", "2", "--out", str(tmp_path), "--resume"])
     assert r.exit_code != 0  # another run's file is not mixed in
+
+
+def test_team_game_credits_both_partners():
+    """In the clan game's 4-player teams a game has two winners: both seats win it."""
+    res = [{"seed": s, "players": ["g"] * 4, "winner_seat": w, "winner_seats": ws, "reason": "team",
+            "turns": 7, "actions": 70, "banners": [0, 0, 0, 0], "first_seat": None, "banner_log": [],
+            "decisive": None}
+           for s, w, ws in [(0, 1, [1, 3]), (1, 0, [0, 2]), (2, 1, [1, 3])]]
+    rep = scenario_report("teams", "Teams", ["A", "B", "C", "D"], res)
+    assert [rep["win_rate_by_side"][s]["wins"] for s in "ABCD"] == [1, 2, 1, 2]
+    assert rep["win_rate_by_player"]["g"]["wins"] == 3
+    assert rep["results"][0]["winner_seats"] == [1, 3]

@@ -107,7 +107,8 @@ def scenario_report(scenario: str, name: str, seats: list[str], results: list[di
     """The statistics of one scenario's series (``results`` from :func:`play_analysed`)."""
     n = len(results)
     decided = [r for r in results if r["reason"] != "unfinished" and r["winner_seat"] is not None]
-    wins_by_seat = Counter(r["winner_seat"] for r in decided)
+    # a team game has several winners (the clan game's 4-player teams): each one's seat wins
+    wins_by_seat = Counter(s for r in decided for s in (r.get("winner_seats") or [r["winner_seat"]]))
     players = sorted({p for r in results for p in r["players"]})
     wins_by_player: Counter[str] = Counter()
     games_by_player: Counter[str] = Counter()
@@ -115,7 +116,8 @@ def scenario_report(scenario: str, name: str, seats: list[str], results: list[di
         for p in set(r["players"]):
             games_by_player[p] += 1
         if r in decided:
-            wins_by_player[r["players"][r["winner_seat"]]] += 1
+            for p in {r["players"][s] for s in (r.get("winner_seats") or [r["winner_seat"]])}:
+                wins_by_player[p] += 1
     first = [r for r in results if r.get("first_seat") is not None]
     first_seats = sorted({r["first_seat"] for r in first})
     first_wins = sum(1 for r in first if r["winner_seat"] == r["first_seat"] and r in decided)
@@ -159,9 +161,25 @@ def scenario_report(scenario: str, name: str, seats: list[str], results: list[di
         "banners_by_cause": {s: _counts(c) for s, c in by_cause.items()},
         "banners_by_card": {s: _counts(c) for s, c in by_card.items()},
         "decisive_banner": {"cause": _counts(decisive_cause), "card": _counts(decisive_card)},
-        "results": [{k: r[k] for k in ("seed", "players", "winner_seat", "reason", "turns", "actions", "banners",
-                                       "first_seat", "decisive")} for r in results],
+        "results": [{k: r.get(k) for k in ("seed", "players", "winner_seat", "winner_seats", "reason", "turns",
+                                           "actions", "banners", "first_seat", "decisive")} for r in results],
     }
+
+
+def seat_players(players: list[str], seats: int) -> list[str] | None:
+    """The players of a scenario with ``seats`` seats: ``players`` itself, or one player (or the
+    same name repeated, ``greedy,greedy``) on every seat; ``None`` if they do not fit.
+
+    >>> seat_players(["greedy", "greedy"], 4)
+    ['greedy', 'greedy', 'greedy', 'greedy']
+    >>> seat_players(["normal", "greedy"], 3) is None
+    True
+    """
+    if len(players) == seats:
+        return list(players)
+    if players and len(set(players)) == 1:
+        return [players[0]] * seats
+    return None
 
 
 def run_balance(
@@ -189,7 +207,8 @@ def run_balance(
         if callable(loader):
             m = loader(sc).scenario
             name, armies = m.name, [m.red_name, m.blue_name]
-        results = run_series(game_id, sc, players, games, seed, swap=True, workers=workers, ray=ray,
+        names = seat_players(players, len(seats)) or players
+        results = run_series(game_id, sc, names, games, seed, swap=True, workers=workers, ray=ray,
                              on_game=on_game, play=play_analysed)
         out[sc] = scenario_report(sc, name, seats, results)
         out[sc]["armies"] = armies

@@ -63,7 +63,7 @@ def balance(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from kassen.ai.balance import run_balance, write_plots
+    from kassen.ai.balance import run_balance, seat_players, write_plots
     from kassen.ai.players import make_player
     from kassen.cli.main import _game, fail
     from kassen.engine.errors import KassenError
@@ -76,8 +76,8 @@ def balance(
     try:
         for sc in todo:
             n_seats = len(g.new_state(sc, seed).seat_names())
-            if len(names) != n_seats:
-                fail(f"--players needs {n_seats} names for {sc}, got {len(names)}")
+            if seat_players(names, n_seats) is None:
+                fail(f"--players needs {n_seats} names for {sc} (or one name for every seat), got {len(names)}")
         for name in names:
             make_player(name, 0)
     except KassenError as exc:
