@@ -166,9 +166,24 @@ class CCEncoder(Encoder):
             return self.rows - 1 - r, self.cols - 1 - x
         return r, x
 
-    def fill(self, obs: JSON, planes: np.ndarray, vec: np.ndarray) -> None:
+    def static_planes(self, my: int, bottom: int) -> np.ndarray:
+        """The ``board`` and ``section:*`` planes of viewer ``my`` (built once per viewer and bottom)."""
         from kassen.rulesets.cc_samurai.board import sections_of
 
+        static = self._static.get((my, bottom))
+        if static is None:
+            ch = self.ch
+            flip = my != bottom
+            static = np.zeros((len(self.layout.channels), *self.layout.grid), np.float32)
+            for h in self._cells:
+                r, c = (self.rows - 1 - h[1], self.cols - 1 - h[0]) if flip else (h[1], h[0])
+                static[ch["board"], r, c] = 1
+                for sec in sections_of(h, my, bottom):
+                    static[ch[f"section:{sec}"], r, c] = 1
+            self._static[(my, bottom)] = static
+        return static
+
+    def fill(self, obs: JSON, planes: np.ndarray, vec: np.ndarray) -> None:
         me = obs.get("you") or "red"
         my = CC_SIDES.index(me)
         en = CC_SIDES[1 - my]
@@ -176,16 +191,7 @@ class CCEncoder(Encoder):
         flip = my != bottom
         rel = {me: "own", en: "enemy"}
         ch = self.ch
-        static = self._static.get((my, bottom))
-        if static is None:
-            static = np.zeros_like(planes)
-            for h in self._cells:
-                r, c = (self.rows - 1 - h[1], self.cols - 1 - h[0]) if flip else (h[1], h[0])
-                static[ch["board"], r, c] = 1
-                for sec in sections_of(h, my, bottom):
-                    static[ch[f"section:{sec}"], r, c] = 1
-            self._static[(my, bottom)] = static
-        planes += static
+        planes += self.static_planes(my, bottom)
         board = obs["board"]
         for u in board["units"]:
             r, c = self._rc(u["hex"], flip)
