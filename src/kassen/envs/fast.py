@@ -46,10 +46,10 @@ class _Part:
 
     __slots__ = ("key", "idx", "memo")
 
-    def __init__(self) -> None:
+    def __init__(self, memo: dict[Any, tuple[list[int], list[float]]] | None = None) -> None:
         self.key: Any = None
         self.idx: list[int] = []
-        self.memo: dict[Any, tuple[list[int], list[float]]] = {}
+        self.memo: dict[Any, tuple[list[int], list[float]]] = {} if memo is None else memo
 
 
 class _Seat:
@@ -60,7 +60,6 @@ class _Seat:
         self.mv = _view(self.cur)  # item writes through it are cheaper than numpy's
         self.static: Any = None
         self.top: Any = None
-        self.cards: Any = None
         self.raw: Any = None
         self.units: dict[Any, Any] = {}
         self.leaders: dict[Any, Any] = {}
@@ -76,6 +75,7 @@ class CCObserver:
         self.hw = lay.grid[0] * lay.grid[1]
         self.vec0 = lay.plane_size
         self.seats: dict[int, _Seat] = {}
+        self.public: dict[Any, tuple[list[int], list[float]]] = {}
         #: hex key -> flat cell (row * columns + column), per flip
         self.cells: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
         if tuple(lay.scalars[: len(_COUNTERS)]) != _COUNTERS:
@@ -174,14 +174,15 @@ class CCObserver:
             if p.key != pkey:
                 self._write(ss, p, pkey, lambda: self._pending(seat, flip, top))
         hands, dragons, disc, drd = st.hands[seat], st.dragons[seat], st.cmd_discard, st.dr_discard
-        cards = ss.cards
-        if (cards is None or cards[0] != hands or cards[1] != dragons or cards[2] != ti.get("card")
-                or cards[3] != ti["dragons_in_play"] or cards[4] != disc[-5:] or cards[5] != drd[-5:]):
-            ckey = (tuple(hands), tuple(dragons), ti.get("card"), tuple(ti["dragons_in_play"]), tuple(disc[-5:]),
-                    tuple(drd[-5:]))
-            ss.cards = (list(hands), list(dragons), ti.get("card"), list(ti["dragons_in_play"]), disc[-5:],
-                        drd[-5:])
-            self._write(ss, parts["cards"], ckey, lambda: self._cards(ckey))
+        p = parts["hand"]
+        hkey = (tuple(hands), tuple(dragons))
+        if p.key != hkey:
+            self._write(ss, p, hkey, lambda: self._cards(hkey, ((0, 0), (1, 0))))
+        p = parts["cards"]
+        card = ti.get("card")
+        ckey = (card, tuple(ti["dragons_in_play"]), tuple(disc[-5:]), tuple(drd[-5:]))
+        if p.key != ckey:
+            self._write(ss, p, ckey, lambda: self._cards(ckey, ((1, 1), (2, 2), (3, 2)), card))
         honor, banners, command, hands2, dragons2 = st.honor, st.banners, st.command, st.hands, st.dragons
         raw = (st.to_move(), st.active, st.turn, honor[0], honor[1], st.pool, banners[0], banners[1], st.victory,
                command[0], command[1], len(hands2[0]), len(hands2[1]), len(dragons2[0]), len(dragons2[1]),
@@ -232,8 +233,9 @@ class CCObserver:
             cur[self.ch(f"tent:{'own' if side == seat else 'enemy'}") + self.cell(st, h, flip)] = 1
         np.clip(cur, 0.0, 1.0, out=cur)
         ss.cur, ss.mv = cur, _view(cur)
-        ss.units, ss.leaders, ss.top, ss.cards, ss.raw = {}, {}, None, None, None
-        ss.parts = {k: _Part() for k in ("objectives", "orders", "pending", "cards")}
+        ss.units, ss.leaders, ss.top, ss.raw = {}, {}, None, None
+        ss.parts = {k: _Part() for k in ("objectives", "orders", "pending", "hand", "cards")}
+        ss.parts["cards"] = _Part(self.public)  # the public cards are the same for every seat: one memo
 
     def _pieces(self, ss: _Seat, st: Any, seat: int, flip: bool) -> None:
         """Rewrite the hexes whose unit or Leader changed since this seat last looked."""
@@ -318,12 +320,12 @@ class CCObserver:
                 add(self.card_sc[c][3], 1 / 2)
         return out
 
-    def _cards(self, key: tuple[Any, ...]) -> Sparse:
-        hand, dragons, card, in_play, discard, dr_discard = key
+    def _cards(self, key: tuple[Any, ...], lists: tuple[tuple[int, int], ...], card: str | None = None) -> Sparse:
+        """The card scalars: ``lists`` are (position in ``key``, which scalar of a card) pairs."""
         out: Sparse = {}
         csc = self.card_sc
-        for ids, k in ((hand, 0), (dragons, 0), (in_play, 1), (discard, 2), (dr_discard, 2)):
-            for c in ids:
+        for pos, k in lists:
+            for c in key[pos]:
                 i = csc[c][k]
                 if i is not None:
                     out[i] = out.get(i, 0) + 1
