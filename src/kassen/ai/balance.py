@@ -26,6 +26,7 @@ game's length, and which causes and cards won banners and games.
 
 from __future__ import annotations
 
+import json
 import re
 import statistics
 from collections import Counter
@@ -182,6 +183,28 @@ def seat_players(players: list[str], seats: int) -> list[str] | None:
     return None
 
 
+def scenario_meta(game_id: str, scenario: str) -> tuple[str, list[str], list[str]]:
+    """(display name, seat names, army names) of a scenario."""
+    from kassen.rulesets.registry import load_game
+
+    g = load_game(game_id)
+    seats = list(g.new_state(scenario, 0).seat_names())
+    name, armies = scenario, list(seats)
+    loader = getattr(g, "load_scenario", None)
+    if callable(loader):
+        m = loader(scenario).scenario
+        name, armies = m.name, [m.red_name, m.blue_name]
+    return name, seats, armies
+
+
+def full_report(game_id: str, scenario: str, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """:func:`scenario_report` of a scenario's games (in seed order), with the armies' names."""
+    name, seats, armies = scenario_meta(game_id, scenario)
+    rep = scenario_report(scenario, name, seats, sorted(results, key=lambda r: r["seed"]))
+    rep["armies"] = armies
+    return rep
+
+
 def run_balance(
     game_id: str,
     scenarios: list[str],
@@ -192,29 +215,102 @@ def run_balance(
     ray: str | None = None,
     on_game: Callable[[dict[str, Any]], None] | None = None,
     on_scenario: Callable[[str, dict[str, Any]], None] | None = None,
+    done: dict[str, list[dict[str, Any]]] | None = None,
+    on_result: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Play every scenario's series (sides swapped) and report each; ``on_scenario`` is
-    called with each report as soon as it is done."""
-    from kassen.rulesets.registry import load_game
-
-    g = load_game(game_id)
+    called with each report as soon as it is done. ``done[scenario]`` are games already
+    played (a resumed run): their seeds are not played again and they count in the report.
+    ``on_result(scenario, game)`` sees every game as it finishes (to keep it on disk)."""
     out: dict[str, dict[str, Any]] = {}
     for sc in scenarios:
-        probe = g.new_state(sc, seed)
-        seats = list(probe.seat_names())
-        name, armies = sc, list(seats)
-        loader = getattr(g, "load_scenario", None)
-        if callable(loader):
-            m = loader(sc).scenario
-            name, armies = m.name, [m.red_name, m.blue_name]
+        _, seats, _ = scenario_meta(game_id, sc)
         names = seat_players(players, len(seats)) or players
+        before = list((done or {}).get(sc, []))
+        hook = on_game
+        if on_result is not None:
+            def hook(r: dict[str, Any], sc: str = sc) -> None:
+                on_result(sc, r)
+                if on_game:
+                    on_game(r)
         results = run_series(game_id, sc, names, games, seed, swap=True, workers=workers, ray=ray,
-                             on_game=on_game, play=play_analysed)
-        out[sc] = scenario_report(sc, name, seats, results)
-        out[sc]["armies"] = armies
+                             on_game=hook, play=play_analysed, skip={r["seed"] for r in before})
+        out[sc] = full_report(game_id, sc, before + results)
         if on_scenario:
             on_scenario(sc, out[sc])
     return out
+
+
+# ------------------------------------------------------------------ games on disk
+#: the first line of OUT/games/<scenario>.jsonl; every other line is one finished game
+GAMES_FORMAT = "kassen-balance-games/1"
+
+
+def games_header(game_id: str, scenario: str, players: list[str], seed: int) -> dict[str, Any]:
+    return {"format": GAMES_FORMAT, "game": game_id, "scenario": scenario, "players": players, "seed": seed}
+
+
+def read_games(path: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the finished games of a games file. A last line cut short (the run was
+    stopped while writing it) is dropped; any other bad line is an error."""
+    from pathlib import Path
+
+    from kassen.engine.errors import KassenError
+
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    rows: list[dict[str, Any]] = []
+    for k, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            if k == len(lines) - 1:
+                break
+            raise KassenError(f"{path}: line {k + 1} is not JSON") from None
+    if not rows or rows[0].get("format") != GAMES_FORMAT:
+        raise KassenError(f"{path} is not a balance games file ({GAMES_FORMAT})")
+    return rows[0], rows[1:]
+
+
+def swap_order(players: list[str], base: int, seed: int) -> list[str]:
+    """The seats' players of game ``seed`` in a series that starts at ``base`` (sides swapped)."""
+    return list(players) if (seed - base) % 2 == 0 else list(reversed(players))
+
+
+def merge_games(runs: list[tuple[str, dict[str, Any], list[dict[str, Any]]]]) -> tuple[int, list[dict[str, Any]]]:
+    """Merge one scenario's games from several runs (``(label, header, games)`` each) into the
+    games of one series: same game, scenario and players, no seed twice, and every game's
+    seats as one run from the smallest seed would have them. Returns (first seed, games)."""
+    from kassen.engine.errors import KassenError
+
+    if not runs:
+        raise KassenError("nothing to merge")
+    label0, h0, _ = runs[0]
+    for label, h, _ in runs[1:]:
+        for k in ("game", "scenario", "players"):
+            if h[k] != h0[k]:
+                raise KassenError(f"cannot merge: {label0} and {label} have different {k} "
+                                  f"({h0[k]!r} and {h[k]!r})")
+    seen: dict[int, str] = {}
+    games: list[dict[str, Any]] = []
+    for label, _, rows in runs:
+        for r in rows:
+            s = int(r["seed"])
+            if s in seen:
+                raise KassenError(f"cannot merge: {h0['scenario']} seed {s} was played in both {seen[s]} and {label}; "
+                                  "the runs' seed ranges must not overlap")
+            seen[s] = label
+            games.append(r)
+    games.sort(key=lambda r: r["seed"])
+    base = min(int(h["seed"]) for _, h, _ in runs)
+    players = h0["players"]
+    for r in games:
+        want = swap_order(players, base, int(r["seed"]))
+        if len(r["players"]) == len(want) and list(r["players"]) != want:
+            raise KassenError(f"cannot merge: {h0['scenario']} seed {r['seed']} has the seats {r['players']}, but one "
+                              f"run from seed {base} gives it {want}; split runs at an even number of games")
+    return base, games
 
 
 def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -> list[str]:
