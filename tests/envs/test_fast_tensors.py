@@ -34,6 +34,9 @@ CASES = [
 ]
 
 
+OBSERVERS: dict[str, Observer] = {}
+
+
 def test_every_game_id_is_covered():
     assert {c[0] for c in CASES} == set(env_games())
 
@@ -41,8 +44,8 @@ def test_every_game_id_is_covered():
 @pytest.mark.parametrize(("gid", "scenario", "seeds"), CASES)
 def test_fast_tensor_equals_the_json_tensor_at_every_decision(gid, scenario, seeds):
     game = load_game(gid)
+    ob = OBSERVERS.setdefault(gid, Observer(gid))  # one per game, across seeds and scenarios (as env.reset)
     for seed in seeds:
-        ob = Observer(gid)
         st = game.new_state(scenario, seed)
         rng = random.Random(seed)
         n = 0

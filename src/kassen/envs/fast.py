@@ -63,6 +63,8 @@ class _Seat:
         self.raw: Any = None
         self.units: dict[Any, Any] = {}
         self.leaders: dict[Any, Any] = {}
+        #: hex -> the piece cells written for it
+        self.written: dict[Any, list[int]] = {}
         self.parts: dict[str, _Part] = {}
 
 
@@ -106,9 +108,6 @@ class CCObserver:
             self.leader_ch.append({(side, k): self.ch(f"leader:{rel[side]}:{k}") for side in (0, 1)
                                    for k in ("foot", "mounted", "commander")})
             self.lone_ch.append((self.ch(f"lone-leader:{rel[0]}"), self.ch(f"lone-leader:{rel[1]}")))
-        #: every piece channel's offset: a changed hex is cleared in all of them
-        self.piece_chs = np.array(sorted({enc.ch[n] * self.hw for n in enc.layout.channels
-                                           if n.startswith(("unit:", "leader:", "lone-leader:"))}), np.intp)
 
     # ------------------------------------------------------------ helpers
     def ch(self, name: str) -> int:
@@ -233,7 +232,7 @@ class CCObserver:
             cur[self.ch(f"tent:{'own' if side == seat else 'enemy'}") + self.cell(st, h, flip)] = 1
         np.clip(cur, 0.0, 1.0, out=cur)
         ss.cur, ss.mv = cur, _view(cur)
-        ss.units, ss.leaders, ss.top, ss.raw = {}, {}, None, None
+        ss.units, ss.leaders, ss.top, ss.raw, ss.written = {}, {}, None, None, {}
         ss.parts = {k: _Part() for k in ("objectives", "orders", "pending", "hand", "cards")}
         ss.parts["cards"] = _Part(self.public)  # the public cards are the same for every seat: one memo
 
@@ -244,24 +243,30 @@ class CCObserver:
         changed.update(h for h in old_u if h not in units)
         changed.update(h for h, ld in leaders.items() if old_l.get(h) is not ld)
         changed.update(h for h in old_l if h not in leaders)
-        cur, mv = ss.cur, ss.mv
+        mv, written = ss.mv, ss.written
         uch, lch, lone = self.unit_ch[seat], self.leader_ch[seat], self.lone_ch[seat]
         mb = self.enc.max_blocks
-        chs = self.piece_chs
         for h in changed:
-            c = self.cell(st, h, flip)
-            cur[chs + c] = 0.0
+            for i in written.pop(h, ()):
+                mv[i] = 0.0
             u = units.get(h)
             ld = leaders.get(h)
+            if u is None and ld is None:
+                continue
+            c = self.cell(st, h, flip)
+            w: list[int] = []
             if u is not None:
                 k = uch.get((u.side, u.type))
                 if k is not None:
                     mv[k + c] = min(1.0, u.blocks / mb)
+                    w.append(k + c)
                 if ld is not None:
                     mv[lch[(u.side, ld.kind)] + c] = 1.0
+                    w.append(lch[(u.side, ld.kind)] + c)
             elif ld is not None:
-                mv[lch[(ld.side, ld.kind)] + c] = 1.0
-                mv[lone[ld.side] + c] = 1.0
+                w += (lch[(ld.side, ld.kind)] + c, lone[ld.side] + c)
+                mv[w[0]] = mv[w[1]] = 1.0
+            written[h] = w
         ss.units, ss.leaders = dict(units), dict(leaders)
 
     def _objectives(self, st: Any, seat: int, flip: bool) -> Sparse:
