@@ -38,6 +38,10 @@ def engine_game(game: str, seed: int) -> tuple[int, float]:
 def env_game(env: Any, seed: int) -> tuple[int, float]:
     """One game through ``env`` (made once, reset for every game, as a training loop does)."""
     rng = random.Random(seed)
+    match = env.unwrapped.match
+    # the integers of a state's actions: the env's own, computed once a state (an env from before
+    # Match.codes, to compare commits side by side, encodes them again)
+    codes = getattr(match, "codes", None) or (lambda: match.index.encode(match.state.legal_actions()))
     decisions, t0 = 0, time.process_time()
     env.reset(seed=seed)
     for _agent in env.agent_iter():
@@ -47,7 +51,7 @@ def env_game(env: Any, seed: int) -> tuple[int, float]:
             continue
         legal = info["legal_actions"]
         choice = rng.choice(legal)  # the same choice the engine run makes
-        code = env.unwrapped.match.codes()[choice]  # its integer (the env's own, computed once a state)
+        code = codes()[choice]
         assert obs["action_mask"][code] and obs["observation"].shape
         env.step(code)
         decisions += 1
