@@ -344,27 +344,35 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
         los.append(max(0.0, (w["rate"] or 0.0) - w["ci95"][0]))  # never below 0 by rounding
         his.append(max(0.0, w["ci95"][1] - (w["rate"] or 0.0)))
     fp = report["first_player"]
-    labels.append("first to\nmove")
-    rates.append(fp["rate"] or 0.0)
-    los.append(max(0.0, (fp["rate"] or 0.0) - fp["ci95"][0]))
-    his.append(max(0.0, fp["ci95"][1] - (fp["rate"] or 0.0)))
+    if fp["games"]:  # the games whose events tell who moved first (C&C Samurai)
+        labels.append("first to\nmove")
+        rates.append(fp["rate"] or 0.0)
+        los.append(max(0.0, (fp["rate"] or 0.0) - fp["ci95"][0]))
+        his.append(max(0.0, fp["ci95"][1] - (fp["rate"] or 0.0)))
     a.bar(range(len(rates)), rates, yerr=[los, his], capsize=4,
-          color=colours[: len(sides)] + ["#777777"])
+          color=[colours[i % len(colours)] for i in range(len(sides))] + ["#777777"] * (len(rates) - len(sides)))
     a.axhline(0.5, color="black", linewidth=0.6, linestyle=":")
     a.set_xticks(range(len(rates)), labels, fontsize=7)
     a.set_ylim(0, 1)
     a.set_title("win rate (95% Wilson interval)", fontsize=9)
-    # banners at the end of the game
+    # banners at the end of the game (a game without banners: its length in actions)
     a = ax[0][1]
-    width = 0.8 / max(1, len(sides))
-    for i, s in enumerate(sides):
-        h = report["banners_at_end"][s]["histogram"]
-        xs = [int(k) + (i - (len(sides) - 1) / 2) * width for k in h]
-        a.bar(xs, list(h.values()), width=width, color=colours[i % len(colours)], label=s)
-    a.legend(fontsize=7)
-    a.set_xlabel("banners at the end", fontsize=8)
+    banners = any(k != "0" for c in report["banners_at_end"].values() for k in c["histogram"])
+    if banners:
+        width = 0.8 / max(1, len(sides))
+        for i, s in enumerate(sides):
+            h = report["banners_at_end"][s]["histogram"]
+            xs = [int(k) + (i - (len(sides) - 1) / 2) * width for k in h]
+            a.bar(xs, list(h.values()), width=width, color=colours[i % len(colours)], label=s)
+        a.legend(fontsize=7)
+        a.set_xlabel("banners at the end", fontsize=8)
+        a.set_title("banners at the end", fontsize=9)
+    else:
+        acts = report["length"]["actions"]["values"]
+        a.hist(acts, bins=min(12, max(1, len(set(acts)))), color="#555555")
+        a.set_xlabel("actions", fontsize=8)
+        a.set_title("game length in actions", fontsize=9)
     a.set_ylabel("games", fontsize=8)
-    a.set_title("banners at the end", fontsize=9)
     # game length
     a = ax[1][0]
     turns = report["length"]["turns"]["values"]
@@ -374,20 +382,29 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
     a.set_title("game length", fontsize=9)
     ax[0][1].yaxis.set_major_locator(MaxNLocator(integer=True))
     a.yaxis.set_major_locator(MaxNLocator(integer=True))
-    # what won the banners
+    # what won the banners (a game without banners: how the games ended)
     a = ax[1][1]
     causes: Counter[str] = Counter()
     for c in report["banners_by_cause"].values():
         causes.update(c)
-    top = [k for k, _ in causes.most_common(8)]
-    left = [0] * len(top)
-    for i, s in enumerate(sides):
-        vals = [report["banners_by_cause"][s].get(k, 0) for k in top]
-        a.barh(range(len(top)), vals, left=left, color=colours[i % len(colours)], label=s)
-        left = [x + v for x, v in zip(left, vals)]
-    a.set_yticks(range(len(top)), [t.replace(" eliminated", "")[:28] for t in top], fontsize=7)
+    if causes:
+        top = [k for k, _ in causes.most_common(8)]
+        left = [0] * len(top)
+        for i, s in enumerate(sides):
+            vals = [report["banners_by_cause"][s].get(k, 0) for k in top]
+            a.barh(range(len(top)), vals, left=left, color=colours[i % len(colours)], label=s)
+            left = [x + v for x, v in zip(left, vals)]
+        a.set_yticks(range(len(top)), [t.replace(" eliminated", "")[:28] for t in top], fontsize=7)
+        a.set_title("banners won by cause (eliminated unless named)", fontsize=9)
+    else:
+        ends: Counter[str] = Counter()
+        for why, k in report["reasons"].items():  # the numbers in a reason (points, zones) set apart
+            ends[re.sub(r"\d+", "N", why.split(" (")[0].split(":")[-1].strip())] += k
+        top = [k for k, _ in ends.most_common(8)]
+        a.barh(range(len(top)), [ends[k] for k in top], color="#555555")
+        a.set_yticks(range(len(top)), [t[:32] for t in top], fontsize=7)
+        a.set_title("how the games ended", fontsize=9)
     a.invert_yaxis()
-    a.set_title("banners won by cause (eliminated unless named)", fontsize=9)
     a.xaxis.set_major_locator(MaxNLocator(integer=True))
     for row in ax:
         for a in row:
