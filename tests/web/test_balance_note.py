@@ -43,8 +43,8 @@ def test_the_other_games_scenarios_carry_their_balance_figures(app_client: Any, 
         assert b is not None, row["id"]
         rep = shipped["scenarios"][row["id"]]
         assert b["date"] == shipped["date"] and b["games"] == rep["games"] > 0
-        assert b["command"].startswith(f"kassen balance {gid}")
-        assert list(b["win_rate"]) == rep["sides"] and len(rep["sides"]) == len(row["sides"])
+        assert b["command"].startswith("kassen balance")  # a run, or a merge of runs (kassen balance merge)
+        assert list(b["win_rate"]) == rep["sides"] and len(rep["sides"]) >= 2
         for side, w in b["win_rate"].items():
             assert w == {"rate": rep["win_rate_by_side"][side]["rate"], "ci95": rep["win_rate_by_side"][side]["ci95"]}
             assert 0 <= w["ci95"][0] <= w["rate"] <= w["ci95"][1] <= 1
