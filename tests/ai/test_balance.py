@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,9 +12,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kassen.ai.balance import play_analysed, run_balance, scenario_report
+from kassen.ai.balance import GAMES_FORMAT, play_analysed, run_balance, scenario_report
 from kassen.ai.players import PLAYERS, RandomPlayer
 from kassen.ai.series import GameSpec, play_one, wilson
+from kassen.cli.balance import expand_merge
 from kassen.cli.main import app
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -151,9 +153,81 @@ def test_resume_keeps_the_scenarios_already_done(tmp_path):
             "--no-plots", "--out", str(tmp_path)]
     assert CliRunner().invoke(app, args).exit_code == 0
     first = json.loads((tmp_path / "balance.json").read_text())
+    shutil.rmtree(tmp_path / "games")  # as a run of an older Kassen left it: whole scenarios only
     r = CliRunner().invoke(app, [*args, "--resume"])
     assert r.exit_code == 0, r.output
     again = json.loads((tmp_path / "balance.json").read_text())
     assert again["scenarios"] == first["scenarios"] and len(again["runs"]) == 2
     r = CliRunner().invoke(app, [*args[:-4], "--games", "2", "--out", str(tmp_path), "--resume"])
     assert r.exit_code != 0  # another run's file is not mixed in
+
+
+def test_team_game_credits_both_partners():
+    """In the clan game's 4-player teams a game has two winners: both seats win it."""
+    res = [{"seed": s, "players": ["g"] * 4, "winner_seat": w, "winner_seats": ws, "reason": "team",
+            "turns": 7, "actions": 70, "banners": [0, 0, 0, 0], "first_seat": None, "banner_log": [],
+            "decisive": None}
+           for s, w, ws in [(0, 1, [1, 3]), (1, 0, [0, 2]), (2, 1, [1, 3])]]
+    rep = scenario_report("teams", "Teams", ["A", "B", "C", "D"], res)
+    assert [rep["win_rate_by_side"][s]["wins"] for s in "ABCD"] == [1, 2, 1, 2]
+    assert rep["win_rate_by_player"]["g"]["wins"] == 3
+    assert rep["results"][0]["winner_seats"] == [1, 3]
+
+
+CLANS = ["balance", "clans", "2-players", "--players", "greedy,greedy", "--no-plots"]
+
+
+def _report(path):
+    doc = json.loads((path / "balance.json").read_text())
+    return doc, doc["scenarios"]["2-players"]
+
+
+def test_every_finished_game_is_on_disk_and_resume_goes_on_from_it(tmp_path):
+    """A run stopped half-way (here: its games file cut to two games and a half-written line)
+    resumes from its last finished game and ends with the report of an unbroken run."""
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    assert CliRunner().invoke(app, [*CLANS, "--games", "4", "--seed", "10", "--out", str(whole)]).exit_code == 0
+    lines = (whole / "games" / "2-players.jsonl").read_text().splitlines()
+    assert json.loads(lines[0])["format"] == GAMES_FORMAT and len(lines) == 5
+    assert [json.loads(x)["seed"] for x in lines[1:]] == [10, 11, 12, 13]
+    (cut / "games").mkdir(parents=True)
+    (cut / "games" / "2-players.jsonl").write_text("\n".join(lines[:3]) + "\n" + lines[3][:25])
+    r = CliRunner().invoke(app, [*CLANS, "--games", "4", "--seed", "10", "--out", str(cut), "--resume"])
+    assert r.exit_code == 0, r.output
+    assert (cut / "games" / "2-players.jsonl").read_text() == (whole / "games" / "2-players.jsonl").read_text()
+    assert _report(cut)[1] == _report(whole)[1]
+    # another series' games are not mixed in
+    r = CliRunner().invoke(app, [*CLANS, "--games", "4", "--seed", "11", "--out", str(cut), "--resume"])
+    assert r.exit_code != 0 and "another run" in r.output
+
+
+def test_merged_runs_report_as_one_run(tmp_path):
+    one, a, b, m = (tmp_path / x for x in ("one", "a", "b", "merged"))
+    assert CliRunner().invoke(app, [*CLANS, "--games", "6", "--seed", "0", "--out", str(one)]).exit_code == 0
+    assert CliRunner().invoke(app, [*CLANS, "--games", "2", "--seed", "0", "--out", str(a)]).exit_code == 0
+    assert CliRunner().invoke(app, [*CLANS, "--games", "4", "--seed", "2", "--out", str(b)]).exit_code == 0
+    r = CliRunner().invoke(app, ["balance-merge", str(b), str(a), "--out", str(m), "--no-plots"])
+    assert r.exit_code == 0, r.output
+    doc, rep = _report(m)
+    assert rep == _report(one)[1]
+    assert doc["seed"] == 0 and doc["games_per_scenario"] == 6 and len(doc["merged_from"]) == 2
+    assert (m / "games" / "2-players.jsonl").read_text() == (one / "games" / "2-players.jsonl").read_text()
+
+
+def test_merge_refuses_overlapping_seeds_other_players_and_odd_splits(tmp_path):
+    a, b, c, d = (tmp_path / x for x in "abcd")
+    assert CliRunner().invoke(app, [*CLANS, "--games", "2", "--seed", "0", "--out", str(a)]).exit_code == 0
+    assert CliRunner().invoke(app, [*CLANS, "--games", "2", "--seed", "1", "--out", str(b)]).exit_code == 0
+    r = CliRunner().invoke(app, ["balance-merge", str(a), str(b), "--out", str(tmp_path / "m1")])
+    assert r.exit_code != 0 and "seed 1 was played in both" in r.output
+    other = ["balance", "clans", "2-players", "--players", "random,greedy", "--no-plots"]
+    assert CliRunner().invoke(app, [*other, "--games", "2", "--seed", "2", "--out", str(c)]).exit_code == 0
+    r = CliRunner().invoke(app, ["balance-merge", str(a), str(c), "--out", str(tmp_path / "m2")])
+    assert r.exit_code != 0 and "different players" in r.output
+    assert CliRunner().invoke(app, [*other, "--games", "2", "--seed", "5", "--out", str(d)]).exit_code == 0
+    r = CliRunner().invoke(app, ["balance-merge", str(c), str(d), "--out", str(tmp_path / "m3")])
+    assert r.exit_code != 0 and "even number of games" in r.output
+
+
+def test_kassen_balance_merge_is_the_merge_command():
+    assert expand_merge(["balance", "merge", "x", "--out", "y"]) == ["balance-merge", "x", "--out", "y"]

@@ -26,6 +26,7 @@ game's length, and which causes and cards won banners and games.
 
 from __future__ import annotations
 
+import json
 import re
 import statistics
 from collections import Counter
@@ -107,7 +108,8 @@ def scenario_report(scenario: str, name: str, seats: list[str], results: list[di
     """The statistics of one scenario's series (``results`` from :func:`play_analysed`)."""
     n = len(results)
     decided = [r for r in results if r["reason"] != "unfinished" and r["winner_seat"] is not None]
-    wins_by_seat = Counter(r["winner_seat"] for r in decided)
+    # a team game has several winners (the clan game's 4-player teams): each one's seat wins
+    wins_by_seat = Counter(s for r in decided for s in (r.get("winner_seats") or [r["winner_seat"]]))
     players = sorted({p for r in results for p in r["players"]})
     wins_by_player: Counter[str] = Counter()
     games_by_player: Counter[str] = Counter()
@@ -115,7 +117,8 @@ def scenario_report(scenario: str, name: str, seats: list[str], results: list[di
         for p in set(r["players"]):
             games_by_player[p] += 1
         if r in decided:
-            wins_by_player[r["players"][r["winner_seat"]]] += 1
+            for p in {r["players"][s] for s in (r.get("winner_seats") or [r["winner_seat"]])}:
+                wins_by_player[p] += 1
     first = [r for r in results if r.get("first_seat") is not None]
     first_seats = sorted({r["first_seat"] for r in first})
     first_wins = sum(1 for r in first if r["winner_seat"] == r["first_seat"] and r in decided)
@@ -159,9 +162,47 @@ def scenario_report(scenario: str, name: str, seats: list[str], results: list[di
         "banners_by_cause": {s: _counts(c) for s, c in by_cause.items()},
         "banners_by_card": {s: _counts(c) for s, c in by_card.items()},
         "decisive_banner": {"cause": _counts(decisive_cause), "card": _counts(decisive_card)},
-        "results": [{k: r[k] for k in ("seed", "players", "winner_seat", "reason", "turns", "actions", "banners",
-                                       "first_seat", "decisive")} for r in results],
+        "results": [{k: r.get(k) for k in ("seed", "players", "winner_seat", "winner_seats", "reason", "turns",
+                                           "actions", "banners", "first_seat", "decisive")} for r in results],
     }
+
+
+def seat_players(players: list[str], seats: int) -> list[str] | None:
+    """The players of a scenario with ``seats`` seats: ``players`` itself, or one player (or the
+    same name repeated, ``greedy,greedy``) on every seat; ``None`` if they do not fit.
+
+    >>> seat_players(["greedy", "greedy"], 4)
+    ['greedy', 'greedy', 'greedy', 'greedy']
+    >>> seat_players(["normal", "greedy"], 3) is None
+    True
+    """
+    if len(players) == seats:
+        return list(players)
+    if players and len(set(players)) == 1:
+        return [players[0]] * seats
+    return None
+
+
+def scenario_meta(game_id: str, scenario: str) -> tuple[str, list[str], list[str]]:
+    """(display name, seat names, army names) of a scenario."""
+    from kassen.rulesets.registry import load_game
+
+    g = load_game(game_id)
+    seats = list(g.new_state(scenario, 0).seat_names())
+    name, armies = scenario, list(seats)
+    loader = getattr(g, "load_scenario", None)
+    if callable(loader):
+        m = loader(scenario).scenario
+        name, armies = m.name, [m.red_name, m.blue_name]
+    return name, seats, armies
+
+
+def full_report(game_id: str, scenario: str, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """:func:`scenario_report` of a scenario's games (in seed order), with the armies' names."""
+    name, seats, armies = scenario_meta(game_id, scenario)
+    rep = scenario_report(scenario, name, seats, sorted(results, key=lambda r: r["seed"]))
+    rep["armies"] = armies
+    return rep
 
 
 def run_balance(
@@ -174,28 +215,102 @@ def run_balance(
     ray: str | None = None,
     on_game: Callable[[dict[str, Any]], None] | None = None,
     on_scenario: Callable[[str, dict[str, Any]], None] | None = None,
+    done: dict[str, list[dict[str, Any]]] | None = None,
+    on_result: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Play every scenario's series (sides swapped) and report each; ``on_scenario`` is
-    called with each report as soon as it is done."""
-    from kassen.rulesets.registry import load_game
-
-    g = load_game(game_id)
+    called with each report as soon as it is done. ``done[scenario]`` are games already
+    played (a resumed run): their seeds are not played again and they count in the report.
+    ``on_result(scenario, game)`` sees every game as it finishes (to keep it on disk)."""
     out: dict[str, dict[str, Any]] = {}
     for sc in scenarios:
-        probe = g.new_state(sc, seed)
-        seats = list(probe.seat_names())
-        name, armies = sc, list(seats)
-        loader = getattr(g, "load_scenario", None)
-        if callable(loader):
-            m = loader(sc).scenario
-            name, armies = m.name, [m.red_name, m.blue_name]
-        results = run_series(game_id, sc, players, games, seed, swap=True, workers=workers, ray=ray,
-                             on_game=on_game, play=play_analysed)
-        out[sc] = scenario_report(sc, name, seats, results)
-        out[sc]["armies"] = armies
+        _, seats, _ = scenario_meta(game_id, sc)
+        names = seat_players(players, len(seats)) or players
+        before = list((done or {}).get(sc, []))
+        hook = on_game
+        if on_result is not None:
+            def hook(r: dict[str, Any], sc: str = sc) -> None:
+                on_result(sc, r)
+                if on_game:
+                    on_game(r)
+        results = run_series(game_id, sc, names, games, seed, swap=True, workers=workers, ray=ray,
+                             on_game=hook, play=play_analysed, skip={r["seed"] for r in before})
+        out[sc] = full_report(game_id, sc, before + results)
         if on_scenario:
             on_scenario(sc, out[sc])
     return out
+
+
+# ------------------------------------------------------------------ games on disk
+#: the first line of OUT/games/<scenario>.jsonl; every other line is one finished game
+GAMES_FORMAT = "kassen-balance-games/1"
+
+
+def games_header(game_id: str, scenario: str, players: list[str], seed: int) -> dict[str, Any]:
+    return {"format": GAMES_FORMAT, "game": game_id, "scenario": scenario, "players": players, "seed": seed}
+
+
+def read_games(path: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the finished games of a games file. A last line cut short (the run was
+    stopped while writing it) is dropped; any other bad line is an error."""
+    from pathlib import Path
+
+    from kassen.engine.errors import KassenError
+
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    rows: list[dict[str, Any]] = []
+    for k, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            if k == len(lines) - 1:
+                break
+            raise KassenError(f"{path}: line {k + 1} is not JSON") from None
+    if not rows or rows[0].get("format") != GAMES_FORMAT:
+        raise KassenError(f"{path} is not a balance games file ({GAMES_FORMAT})")
+    return rows[0], rows[1:]
+
+
+def swap_order(players: list[str], base: int, seed: int) -> list[str]:
+    """The seats' players of game ``seed`` in a series that starts at ``base`` (sides swapped)."""
+    return list(players) if (seed - base) % 2 == 0 else list(reversed(players))
+
+
+def merge_games(runs: list[tuple[str, dict[str, Any], list[dict[str, Any]]]]) -> tuple[int, list[dict[str, Any]]]:
+    """Merge one scenario's games from several runs (``(label, header, games)`` each) into the
+    games of one series: same game, scenario and players, no seed twice, and every game's
+    seats as one run from the smallest seed would have them. Returns (first seed, games)."""
+    from kassen.engine.errors import KassenError
+
+    if not runs:
+        raise KassenError("nothing to merge")
+    label0, h0, _ = runs[0]
+    for label, h, _ in runs[1:]:
+        for k in ("game", "scenario", "players"):
+            if h[k] != h0[k]:
+                raise KassenError(f"cannot merge: {label0} and {label} have different {k} "
+                                  f"({h0[k]!r} and {h[k]!r})")
+    seen: dict[int, str] = {}
+    games: list[dict[str, Any]] = []
+    for label, _, rows in runs:
+        for r in rows:
+            s = int(r["seed"])
+            if s in seen:
+                raise KassenError(f"cannot merge: {h0['scenario']} seed {s} was played in both {seen[s]} and {label}; "
+                                  "the runs' seed ranges must not overlap")
+            seen[s] = label
+            games.append(r)
+    games.sort(key=lambda r: r["seed"])
+    base = min(int(h["seed"]) for _, h, _ in runs)
+    players = h0["players"]
+    for r in games:
+        want = swap_order(players, base, int(r["seed"]))
+        if len(r["players"]) == len(want) and list(r["players"]) != want:
+            raise KassenError(f"cannot merge: {h0['scenario']} seed {r['seed']} has the seats {r['players']}, but one "
+                              f"run from seed {base} gives it {want}; split runs at an even number of games")
+    return base, games
 
 
 def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -> list[str]:
@@ -229,27 +344,35 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
         los.append(max(0.0, (w["rate"] or 0.0) - w["ci95"][0]))  # never below 0 by rounding
         his.append(max(0.0, w["ci95"][1] - (w["rate"] or 0.0)))
     fp = report["first_player"]
-    labels.append("first to\nmove")
-    rates.append(fp["rate"] or 0.0)
-    los.append(max(0.0, (fp["rate"] or 0.0) - fp["ci95"][0]))
-    his.append(max(0.0, fp["ci95"][1] - (fp["rate"] or 0.0)))
+    if fp["games"]:  # the games whose events tell who moved first (C&C Samurai)
+        labels.append("first to\nmove")
+        rates.append(fp["rate"] or 0.0)
+        los.append(max(0.0, (fp["rate"] or 0.0) - fp["ci95"][0]))
+        his.append(max(0.0, fp["ci95"][1] - (fp["rate"] or 0.0)))
     a.bar(range(len(rates)), rates, yerr=[los, his], capsize=4,
-          color=colours[: len(sides)] + ["#777777"])
+          color=[colours[i % len(colours)] for i in range(len(sides))] + ["#777777"] * (len(rates) - len(sides)))
     a.axhline(0.5, color="black", linewidth=0.6, linestyle=":")
     a.set_xticks(range(len(rates)), labels, fontsize=7)
     a.set_ylim(0, 1)
     a.set_title("win rate (95% Wilson interval)", fontsize=9)
-    # banners at the end of the game
+    # banners at the end of the game (a game without banners: its length in actions)
     a = ax[0][1]
-    width = 0.8 / max(1, len(sides))
-    for i, s in enumerate(sides):
-        h = report["banners_at_end"][s]["histogram"]
-        xs = [int(k) + (i - (len(sides) - 1) / 2) * width for k in h]
-        a.bar(xs, list(h.values()), width=width, color=colours[i % len(colours)], label=s)
-    a.legend(fontsize=7)
-    a.set_xlabel("banners at the end", fontsize=8)
+    banners = any(k != "0" for c in report["banners_at_end"].values() for k in c["histogram"])
+    if banners:
+        width = 0.8 / max(1, len(sides))
+        for i, s in enumerate(sides):
+            h = report["banners_at_end"][s]["histogram"]
+            xs = [int(k) + (i - (len(sides) - 1) / 2) * width for k in h]
+            a.bar(xs, list(h.values()), width=width, color=colours[i % len(colours)], label=s)
+        a.legend(fontsize=7)
+        a.set_xlabel("banners at the end", fontsize=8)
+        a.set_title("banners at the end", fontsize=9)
+    else:
+        acts = report["length"]["actions"]["values"]
+        a.hist(acts, bins=min(12, max(1, len(set(acts)))), color="#555555")
+        a.set_xlabel("actions", fontsize=8)
+        a.set_title("game length in actions", fontsize=9)
     a.set_ylabel("games", fontsize=8)
-    a.set_title("banners at the end", fontsize=9)
     # game length
     a = ax[1][0]
     turns = report["length"]["turns"]["values"]
@@ -259,20 +382,29 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
     a.set_title("game length", fontsize=9)
     ax[0][1].yaxis.set_major_locator(MaxNLocator(integer=True))
     a.yaxis.set_major_locator(MaxNLocator(integer=True))
-    # what won the banners
+    # what won the banners (a game without banners: how the games ended)
     a = ax[1][1]
     causes: Counter[str] = Counter()
     for c in report["banners_by_cause"].values():
         causes.update(c)
-    top = [k for k, _ in causes.most_common(8)]
-    left = [0] * len(top)
-    for i, s in enumerate(sides):
-        vals = [report["banners_by_cause"][s].get(k, 0) for k in top]
-        a.barh(range(len(top)), vals, left=left, color=colours[i % len(colours)], label=s)
-        left = [x + v for x, v in zip(left, vals)]
-    a.set_yticks(range(len(top)), [t.replace(" eliminated", "")[:28] for t in top], fontsize=7)
+    if causes:
+        top = [k for k, _ in causes.most_common(8)]
+        left = [0] * len(top)
+        for i, s in enumerate(sides):
+            vals = [report["banners_by_cause"][s].get(k, 0) for k in top]
+            a.barh(range(len(top)), vals, left=left, color=colours[i % len(colours)], label=s)
+            left = [x + v for x, v in zip(left, vals)]
+        a.set_yticks(range(len(top)), [t.replace(" eliminated", "")[:28] for t in top], fontsize=7)
+        a.set_title("banners won by cause (eliminated unless named)", fontsize=9)
+    else:
+        ends: Counter[str] = Counter()
+        for why, k in report["reasons"].items():  # the numbers in a reason (points, zones) set apart
+            ends[re.sub(r"\d+", "N", why.split(" (")[0].split(":")[-1].strip())] += k
+        top = [k for k, _ in ends.most_common(8)]
+        a.barh(range(len(top)), [ends[k] for k in top], color="#555555")
+        a.set_yticks(range(len(top)), [t[:32] for t in top], fontsize=7)
+        a.set_title("how the games ended", fontsize=9)
     a.invert_yaxis()
-    a.set_title("banners won by cause (eliminated unless named)", fontsize=9)
     a.xaxis.set_major_locator(MaxNLocator(integer=True))
     for row in ax:
         for a in row:

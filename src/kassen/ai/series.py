@@ -108,14 +108,16 @@ def run_series(
     on_game: Callable[[dict[str, Any]], None] | None = None,
     ray: str | None = None,
     play: Callable[[GameSpec], dict[str, Any]] = play_one,
+    skip: set[int] | frozenset[int] = frozenset(),
 ) -> list[dict[str, Any]]:
     """Play the series (in ``workers`` processes, or as Ray tasks when ``ray`` names a
     cluster: ``"local"`` for one started on this machine for the run, else its address);
     ``on_game`` is called after each game. Whichever way it runs, game ``i`` is dealt
     with seed ``seed + i`` and the results come back in game order, so they are the same.
-    ``play`` plays one game (a module-level function, so that it can be sent to workers).
+    ``play`` plays one game (a module-level function, so that it can be sent to workers);
+    the games whose seed is in ``skip`` are not played (nor returned).
     """
-    todo = list(specs(game_id, scenario, players, games, seed, swap))
+    todo = [sp for sp in specs(game_id, scenario, players, games, seed, swap) if sp.seed not in skip]
     out: list[dict[str, Any]] = []
     if ray is not None:
         from kassen.ai.distributed import ray_map

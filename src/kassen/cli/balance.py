@@ -55,15 +55,18 @@ def balance(
     out: Annotated[Path, typer.Option("--out", help="Directory for balance.json and the plots.")] = Path("balance"),
     plots: Annotated[bool, typer.Option(help="Draw each scenario's plots (PNG and SVG).")] = True,
     resume: Annotated[bool, typer.Option("--resume", help="Keep the scenarios OUT/balance.json already has from "
-                                         "a run with the same game, players, games and seed; play the others.")] = False,
+                                         "a run with the same game, players, games and seed, and the games "
+                                         "OUT/games/<scenario>.jsonl already has; play the rest.")] = False,
 ) -> None:
     """Balance report: a seeded self-play series per scenario with the sides swapped; writes
     OUT/balance.json (win rate per side with 95% Wilson intervals, first-mover advantage, banners
-    at the end, game length, which causes and cards won banners and games) and plots."""
+    at the end, game length, which causes and cards won banners and games) and plots. Every
+    finished game is kept in OUT/games/<scenario>.jsonl as the run goes, so --resume goes on
+    from the last finished game; runs over disjoint seeds merge with ``kassen balance merge``."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from kassen.ai.balance import run_balance, write_plots
+    from kassen.ai.balance import games_header, read_games, run_balance, seat_players, write_plots
     from kassen.ai.players import make_player
     from kassen.cli.main import _game, fail
     from kassen.engine.errors import KassenError
@@ -76,8 +79,8 @@ def balance(
     try:
         for sc in todo:
             n_seats = len(g.new_state(sc, seed).seat_names())
-            if len(names) != n_seats:
-                fail(f"--players needs {n_seats} names for {sc}, got {len(names)}")
+            if seat_players(names, n_seats) is None:
+                fail(f"--players needs {n_seats} names for {sc} (or one name for every seat), got {len(names)}")
         for name in names:
             make_player(name, 0)
     except KassenError as exc:
@@ -108,6 +111,30 @@ def balance(
                        {"date": doc["date"], "command": doc["command"]}]
         todo = [sc for sc in todo if sc not in doc["scenarios"]]
 
+    # every finished game, one JSON line each, after a header naming the series
+    gdir = out / "games"
+    gdir.mkdir(exist_ok=True)
+    played: dict[str, list[dict[str, Any]]] = {}
+    for sc in todo:
+        path = gdir / f"{sc}.jsonl"
+        header = games_header(g.id, sc, seat_players(names, len(g.new_state(sc, seed).seat_names())) or names, seed)
+        if resume and path.exists():
+            try:
+                head, rows = read_games(path)
+            except KassenError as exc:
+                fail(str(exc))
+            if head != header:
+                fail(f"{path} is of another run (game, scenario, players or seed differ); --resume needs the same")
+            played[sc] = [r for r in rows if seed <= r["seed"] < seed + games]
+        else:
+            played[sc] = []
+        # rewritten whole: a line cut short by a stop is dropped, the games kept stay
+        path.write_text("".join(json.dumps(r) + "\n" for r in [header, *played[sc]]), encoding="utf-8")
+
+    def keep(sc: str, result: dict[str, Any]) -> None:
+        with open(gdir / f"{sc}.jsonl", "a", encoding="utf-8") as f:
+            f.write(json.dumps(result) + "\n")
+
     def done(sc: str, report: dict[str, Any]) -> None:
         doc["scenarios"][sc] = report
         if plots:
@@ -118,9 +145,10 @@ def balance(
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task(f"{len(todo)} scenarios", total=games * len(todo))
+        progress.advance(task, sum(len(v) for v in played.values()))
         try:
             run_balance(game, todo, names, games, seed, workers=workers, ray=ray,
-                        on_game=lambda r: progress.advance(task), on_scenario=done)
+                        on_game=lambda r: progress.advance(task), on_scenario=done, done=played, on_result=keep)
         except KassenError as exc:  # Ray could not start or reach its cluster
             fail(str(exc))
     (out / "balance.json").write_text(json.dumps(doc, indent=1) + "\n")
@@ -129,3 +157,78 @@ def balance(
                           for s, w in rep["win_rate_by_side"].items())
         err.print(f"{sc}: {rates}; mean {rep['length']['turns']['mean']:.0f} turns")
     err.print(f"wrote {out / 'balance.json'}")
+
+
+def balance_merge(
+    runs: Annotated[list[Path], typer.Argument(help="Output directories of balance runs (with their games/).")],
+    out: Annotated[Path, typer.Option("--out", help="Directory for the merged balance.json, games and plots.")],
+    plots: Annotated[bool, typer.Option(help="Draw each scenario's plots (PNG and SVG).")] = True,
+) -> None:
+    """Merge balance runs of the same game and players over disjoint seeds (run on other cores,
+    machines or sessions) into one report, equal to the report of one run over all those seeds.
+    Also ``kassen balance merge OUT1 OUT2 ... --out DIR``."""
+    from kassen.ai.balance import full_report, merge_games, read_games, write_plots
+    from kassen.cli.main import fail
+    from kassen.engine.errors import KassenError
+
+    by_sc: dict[str, list[tuple[str, dict[str, Any], list[dict[str, Any]]]]] = {}
+    docs = []
+    try:
+        for d in runs:
+            files = sorted((d / "games").glob("*.jsonl"))
+            if not files:
+                fail(f"{d} has no games/*.jsonl (a run of an older Kassen keeps only whole scenarios)")
+            docs.append(json.loads((d / "balance.json").read_text()) if (d / "balance.json").exists() else {})
+            for f in files:
+                head, rows = read_games(f)
+                by_sc.setdefault(head["scenario"], []).append((str(d), head, rows))
+        games = {h["game"] for v in by_sc.values() for _, h, _ in v}
+        if len(games) != 1:
+            fail(f"cannot merge runs of different games: {', '.join(sorted(games))}")
+        game = games.pop()
+        merged = {sc: merge_games(v) for sc, v in by_sc.items()}
+        bases = {b for b, _ in merged.values()}
+        counts = {len(rows) for _, rows in merged.values()}
+        players = docs[0].get("players") or by_sc[next(iter(by_sc))][0][1]["players"]
+        for d, doc in zip(runs, docs):
+            if doc and doc.get("players") != players:
+                fail(f"cannot merge: {runs[0]} and {d} have different players ({players} and {doc.get('players')})")
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "games").mkdir(exist_ok=True)
+        doc = {
+            "game": game,
+            "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"),
+            "command": shlex.join(["kassen", "balance", "merge", *map(str, runs), "--out", str(out)]),
+            "players": players,
+            "games_per_scenario": counts.pop() if len(counts) == 1 else None,
+            "seed": bases.pop() if len(bases) == 1 else None,
+            "merged_from": [{"dir": str(d), "date": doc.get("date"), "command": doc.get("command")}
+                            for d, doc in zip(runs, docs)],
+            "scenarios": {},
+            "plots": {},
+        }
+        for sc, (base, rows) in merged.items():
+            head = {**by_sc[sc][0][1], "seed": base}
+            (out / "games" / f"{sc}.jsonl").write_text(
+                "".join(json.dumps(r) + "\n" for r in [head, *rows]), encoding="utf-8")
+            doc["scenarios"][sc] = full_report(game, sc, rows)
+            if plots:
+                doc["plots"][sc] = write_plots(doc["scenarios"][sc], out)
+    except KassenError as exc:
+        fail(str(exc))
+    (out / "balance.json").write_text(json.dumps(doc, indent=1) + "\n")
+    typer.echo(f"merged {sum(len(r) for _, r in merged.values())} games of {len(merged)} scenarios into "
+               f"{out / 'balance.json'}", err=True)
+
+
+def expand_merge(argv: list[str]) -> list[str]:
+    """``kassen balance merge ...`` is ``kassen balance-merge ...``.
+
+    >>> expand_merge(["balance", "merge", "a", "b", "--out", "c"])
+    ['balance-merge', 'a', 'b', '--out', 'c']
+    >>> expand_merge(["balance", "clans", "--all"])
+    ['balance', 'clans', '--all']
+    """
+    if argv[:2] == ["balance", "merge"]:
+        return ["balance-merge", *argv[2:]]
+    return argv

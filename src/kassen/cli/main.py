@@ -13,7 +13,7 @@ import typer
 # Only what every command needs is imported here: `kassen --help` and the completion
 # script must start fast. Rich, the rulesets and the engine's helpers are imported inside
 # the commands that use them (see benchmarks/README.md, "kassen --help").
-from kassen.cli.balance import RAY_HELP, balance, expand_ray_flag
+from kassen.cli.balance import RAY_HELP, balance, balance_merge, expand_merge, expand_ray_flag
 from kassen.engine.errors import KassenError
 
 if TYPE_CHECKING:
@@ -686,6 +686,7 @@ def _scenarios_show(name: str, game: str | None) -> None:
 
 
 app.command()(balance)
+app.command("balance-merge")(balance_merge)
 
 
 def main() -> None:
@@ -695,7 +696,7 @@ def main() -> None:
         if dispatch(sys.argv[1:]):
             return
         sys.argv[1:] = play_args(sys.argv[1:])  # play kensei ROSTER_A ROSTER_B
-    app(args=expand_ray_flag(sys.argv[1:]))
+    app(args=expand_merge(expand_ray_flag(sys.argv[1:])))
 
 
 if __name__ == "__main__":

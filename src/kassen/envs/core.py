@@ -11,7 +11,8 @@ from kassen.engine.errors import KassenError
 from kassen.engine.protocol import CHANCE, Game, Result, State, sample_chance
 from kassen.engine.rng import Rng
 from kassen.envs.actions import ActionIndex, action_index
-from kassen.envs.tensors import Encoder, encoder, observe
+from kassen.envs.fast import Observer
+from kassen.envs.tensors import Encoder, encoder
 from kassen.rulesets.registry import load_game
 
 
@@ -64,8 +65,13 @@ class Match:
         self.options = options
         self.index: ActionIndex = action_index(self.game)
         self.encoder: Encoder = encoder(self.game.id)
+        self.observer = Observer(self.game.id)
         self.state: State = self.game.new_state(scenario, 0, **options)
         self.rng = Rng(0)
+        self._seen: State | None = None  # the state the caches below are of
+        self._legal: list[str] = []
+        self._codes: dict[str, int] = {}
+        self._ids: np.ndarray | None = None
 
     def reset(self, seed: int) -> None:
         self.state = self.game.new_state(self.scenario, seed, **self.options)
@@ -76,25 +82,46 @@ class Match:
     def n_seats(self) -> int:
         return len(self.state.seat_names())
 
+    def _fresh(self) -> None:
+        """Compute the legal actions and their integers once per state."""
+        if self._seen is not self.state:
+            self._seen = self.state
+            self._legal = self.state.legal_actions()
+            self._codes = self.index.encode(self._legal)
+            self._ids = None
+
     def legal(self) -> list[str]:
-        return self.state.legal_actions()
+        self._fresh()
+        return list(self._legal)
+
+    def codes(self) -> dict[str, int]:
+        """Each legal action -> its integer (the state's :meth:`ActionIndex.encode`)."""
+        self._fresh()
+        return self._codes
 
     def mask(self, seat: int | None = None) -> np.ndarray:
-        """1 for each legal action of ``seat`` (zeros when ``seat`` is not to move)."""
+        """1 for each legal action of ``seat`` (zeros when ``seat`` is not to move); a fresh array."""
+        self._fresh()
         m = np.zeros(self.index.size, np.int8)
         if seat is None or self.state.to_move() == seat:
-            ids = list(self.index.encode(self.legal()).values())
-            m[ids] = 1
+            if self._ids is None:
+                self._ids = np.fromiter(self._codes.values(), np.intp, len(self._codes))
+            m[self._ids] = 1
         return m
 
     def observe(self, seat: int) -> np.ndarray:
-        return observe(self.state, seat)
+        """``seat``'s observation tensor (a fresh array)."""
+        return self.observer.observe(self.state, seat)
 
     def play(self, action: int | str) -> None:
         if isinstance(action, str):
             text = action
         else:
-            text = self.index.decode(int(action), self.legal())
+            i = int(action)
+            codes = self.codes()
+            text = self.index.actions[i] if 0 <= i < len(self.index.actions) else ""
+            if codes.get(text) != i:  # an overflow slot, or not legal now
+                text = self.index.decode(i, self._legal)
         self.state = skip_chance(self.state.apply(text), self.rng)
 
     def returns(self) -> list[float]:

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from kassen.engine.protocol import Game
 from kassen.envs.core import Match, check_action, fresh_seed
@@ -76,10 +77,11 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
         seat = self.match.state.to_move()
         if seat is not None and seat >= 0:
             self.agent_selection = self.possible_agents[seat]
+        sel, terminations, infos = self.agent_selection, self.terminations, self.infos
         for a in self.agents:
-            self.infos[a] = {"to_move": self.agent_selection == a and not self.terminations[a]}
-        if self.agent_selection in self.infos and self.infos[self.agent_selection]["to_move"]:
-            self.infos[self.agent_selection]["legal_actions"] = self.match.legal()
+            infos[a] = {"to_move": sel == a and not terminations[a]}
+        if sel in infos and infos[sel]["to_move"]:
+            infos[sel]["legal_actions"] = self.match.legal()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
@@ -93,7 +95,7 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.match.play(check_action(action))
         self.steps += 1
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.match.state.is_terminal():
             for a, r in zip(self.possible_agents, self.match.returns()):
                 if a in self.rewards:
@@ -119,6 +121,38 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
+def _forward(name: str) -> property:
+    def get(self: OrderEnforcingWrapper) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(get)
+
+
+class KassenOrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper, with the attributes read on every step forwarded by
+    properties instead of ``__getattr__`` (which Python reaches only after a failed lookup)."""
+
+    agents = _forward("agents")
+    agent_selection = _forward("agent_selection")
+    rewards = _forward("rewards")
+    terminations = _forward("terminations")
+    truncations = _forward("truncations")
+    infos = _forward("infos")
+    _cumulative_rewards = _forward("_cumulative_rewards")
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if observe and not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+
 def raw_env(game: Game | str, scenario: str | None = None, seed: int | None = None, **kwargs: Any) -> KassenAECEnv:
     return KassenAECEnv(game, scenario, seed, **kwargs)
 
@@ -128,4 +162,4 @@ def aec_env(game: Game | str, scenario: str | None = None, seed: int | None = No
     """The PettingZoo AEC environment of ``game`` (an id or a :class:`Game`), wrapped so that
     it is used in order. ``kwargs``: ``render_mode="ansi"``, ``max_steps`` (truncate after
     that many actions) and the game's own ``new_state`` options."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, scenario, seed, **kwargs))
+    return KassenOrderEnforcing(raw_env(game, scenario, seed, **kwargs))

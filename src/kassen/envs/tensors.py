@@ -110,8 +110,9 @@ CC_SIDES = ("red", "blue")
 
 
 class CCEncoder(Encoder):
-    """C&C Samurai: planes over the hex board in doubled-width coordinates (11 rows x 25
-    columns, a hex at every other cell), turned 180 degrees for the top player."""
+    """C&C Samurai: planes over the hex board in offset coordinates (11 rows x 13 columns: a
+    row's hexes left to right; the rows of 12 hexes leave their last cell empty), turned 180
+    degrees for the top player."""
 
     def __init__(self, gid: str) -> None:
         from kassen.rulesets.cc_samurai.board import board
@@ -121,7 +122,10 @@ class CCEncoder(Encoder):
         game = load_game(gid)
         t = game.tables  # type: ignore[attr-defined]
         self.b = board()
-        self.rows, self.cols = self.b.rows, 2 * self.b.width + 1
+        #: hexes are (x, row) in doubled-width coordinates (x = 0..xs-1, every other x on a row);
+        #: the grid keeps one column per hex of a row: column x // 2 (offset coordinates)
+        self.xs = 2 * self.b.width + 1
+        self.rows, self.cols = self.b.rows, self.xs // 2 + 1
         self.unit_types = sorted(t.units)
         self.max_blocks = max(u.blocks for u in t.units.values())
         self.terrains = sorted(s for s in t.terrain if s != "countryside")
@@ -163,12 +167,27 @@ class CCEncoder(Encoder):
     def _rc(self, name: str, flip: bool) -> tuple[int, int]:
         x, r = self.b.parse(name)
         if flip:
-            return self.rows - 1 - r, self.cols - 1 - x
-        return r, x
+            return self.rows - 1 - r, (self.xs - 1 - x) // 2
+        return r, x // 2
 
-    def fill(self, obs: JSON, planes: np.ndarray, vec: np.ndarray) -> None:
+    def static_planes(self, my: int, bottom: int) -> np.ndarray:
+        """The ``board`` and ``section:*`` planes of viewer ``my`` (built once per viewer and bottom)."""
         from kassen.rulesets.cc_samurai.board import sections_of
 
+        static = self._static.get((my, bottom))
+        if static is None:
+            ch = self.ch
+            flip = my != bottom
+            static = np.zeros((len(self.layout.channels), *self.layout.grid), np.float32)
+            for h in self._cells:
+                r, c = (self.rows - 1 - h[1], (self.xs - 1 - h[0]) // 2) if flip else (h[1], h[0] // 2)
+                static[ch["board"], r, c] = 1
+                for sec in sections_of(h, my, bottom):
+                    static[ch[f"section:{sec}"], r, c] = 1
+            self._static[(my, bottom)] = static
+        return static
+
+    def fill(self, obs: JSON, planes: np.ndarray, vec: np.ndarray) -> None:
         me = obs.get("you") or "red"
         my = CC_SIDES.index(me)
         en = CC_SIDES[1 - my]
@@ -176,16 +195,7 @@ class CCEncoder(Encoder):
         flip = my != bottom
         rel = {me: "own", en: "enemy"}
         ch = self.ch
-        static = self._static.get((my, bottom))
-        if static is None:
-            static = np.zeros_like(planes)
-            for h in self._cells:
-                r, c = (self.rows - 1 - h[1], self.cols - 1 - h[0]) if flip else (h[1], h[0])
-                static[ch["board"], r, c] = 1
-                for sec in sections_of(h, my, bottom):
-                    static[ch[f"section:{sec}"], r, c] = 1
-            self._static[(my, bottom)] = static
-        planes += static
+        planes += self.static_planes(my, bottom)
         board = obs["board"]
         for u in board["units"]:
             r, c = self._rc(u["hex"], flip)

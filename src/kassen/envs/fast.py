@@ -1,0 +1,374 @@
+"""Observation tensors read straight from a C&C Samurai state, without the JSON view.
+
+:class:`CCObserver` gives the same tensor as
+``encoder(game).encode(state.observation(seat))`` (tested on every decision of seeded
+games), reading only what ``observation(seat)`` shows that seat: the board, the public
+counts, the seat's own hand and Dragon cards, the cards it drew when it is to move. It
+keeps one tensor per seat and rewrites only the parts whose inputs changed since that
+seat's last observation: pieces, objectives, orders, the pending decision, the counters
+and the cards. Each part writes its own channels and scalars, so a part is replaced by
+zeroing what it wrote before and writing the new values.
+
+The state is read through its accessors where it has them (``name(h)`` for a hex, so the
+hex keys may be anything; ``find_unit``/``find_leader``; ``to_move()``, ``result()``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kassen.engine.errors import KassenError
+from kassen.envs.tensors import CCEncoder, Encoder, encoder
+from kassen.rulesets.registry import load_game
+
+#: the keys of the pending decision the tensor reads (``pending_json``'s)
+_PEND_KEYS = ("t", "seat", "step", "att", "tgt", "at", "left", "max_ignore", "flags", "w", "faces", "drawn")
+_COUNTERS = ("to-move-is-me", "active-is-me", "turn", "honor:own", "honor:enemy", "pool", "banners:own",
+             "banners:enemy", "victory-banners", "command:own", "command:enemy", "hand:own", "hand:enemy",
+             "dragons:own", "dragons:enemy", "command-deck", "dragon-deck", "command-discard", "dragon-tokens",
+             "result:won", "result:lost", "result:draw")
+
+Sparse = dict[int, int]  # flat index -> how many times its increment was added
+
+#: a part's memo is dropped when it holds more keys than this
+_MEMO = 4096
+
+
+def _view(a: np.ndarray) -> Any:
+    """A memoryview of ``a``: writing one float through it costs less than through numpy."""
+    return memoryview(a)  # type: ignore[arg-type]
+
+
+class _Part:
+    """The indices a part wrote last time, the key of its inputs and a memo key -> (indices, values)."""
+
+    __slots__ = ("key", "idx", "memo")
+
+    def __init__(self, memo: dict[Any, tuple[list[int], list[float]]] | None = None) -> None:
+        self.key: Any = None
+        self.idx: list[int] = []
+        self.memo: dict[Any, tuple[list[int], list[float]]] = {} if memo is None else memo
+
+
+class _Seat:
+    """One seat's current tensor and the inputs of each part."""
+
+    def __init__(self, size: int) -> None:
+        self.cur = np.zeros(size, np.float32)
+        self.mv = _view(self.cur)  # item writes through it are cheaper than numpy's
+        self.static: Any = None
+        self.top: Any = None
+        self.raw: Any = None
+        self.units: dict[Any, Any] = {}
+        self.leaders: dict[Any, Any] = {}
+        #: hex -> the piece cells written for it
+        self.written: dict[Any, list[int]] = {}
+        self.parts: dict[str, _Part] = {}
+
+
+class CCObserver:
+    """Per-seat tensors of one running C&C game (both editions), kept up to date."""
+
+    def __init__(self, enc: CCEncoder) -> None:
+        self.enc = enc
+        lay = enc.layout
+        self.hw = lay.grid[0] * lay.grid[1]
+        self.vec0 = lay.plane_size
+        self.seats: dict[int, _Seat] = {}
+        self.public: dict[Any, tuple[list[int], list[float]]] = {}
+        #: hex key -> flat cell (row * columns + column), per flip
+        self.cells: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
+        if tuple(lay.scalars[: len(_COUNTERS)]) != _COUNTERS:
+            raise AssertionError("the counters are the first scalars of the C&C layout")
+        self.n_counters = len(_COUNTERS)
+        #: the increment of each scalar a part sums into (a card slug's copies, ...)
+        self.inc: dict[int, float] = {}
+        #: (increment, times) -> the float32 sum, clipped
+        self.sums: dict[tuple[float, int], float] = {}
+        t = load_game(enc.game_id).tables  # type: ignore[attr-defined]
+        #: card id -> its scalar for hand / played / recent-discard / drawn (Command) or
+        #: my-dragons / dragons-in-play / recent-dragon-discard (Dragon)
+        self.card_sc: dict[str, tuple[int | None, ...]] = {}
+        for cid, slug in t.command_ids.items():
+            self.card_sc[cid] = tuple(self._sc_inc(f"{k}:{slug}", inc) for k, inc in (
+                ("hand", 1 / enc.copies.get(slug, 1)), ("played", 1), ("recent-discard", 1 / 5), ("drawn", 1 / 2)))
+        for did, slug in t.dragon_ids.items():
+            self.card_sc[did] = tuple(self._sc_inc(f"{k}:{slug}", inc) for k, inc in (
+                ("my-dragons", 1 / 3), ("dragons-in-play", 1 / 2), ("recent-dragon-discard", 1 / 5)))
+        #: piece channel offsets, per viewer: (side, unit type) -> offset; (side, leader kind) -> offset
+        self.unit_ch: list[dict[tuple[int, str], int | None]] = []
+        self.leader_ch: list[dict[tuple[int, str], int]] = []
+        self.lone_ch: list[tuple[int, int]] = []
+        for seat in (0, 1):
+            rel = ("own", "enemy") if seat == 0 else ("enemy", "own")
+            self.unit_ch.append({(side, u): (None if (k := enc.ch.get(f"unit:{rel[side]}:{u}")) is None
+                                             else k * self.hw) for side in (0, 1) for u in enc.unit_types})
+            self.leader_ch.append({(side, k): self.ch(f"leader:{rel[side]}:{k}") for side in (0, 1)
+                                   for k in ("foot", "mounted", "commander")})
+            self.lone_ch.append((self.ch(f"lone-leader:{rel[0]}"), self.ch(f"lone-leader:{rel[1]}")))
+
+    # ------------------------------------------------------------ helpers
+    def ch(self, name: str) -> int:
+        return self.enc.ch[name] * self.hw
+
+    def sc(self, name: str) -> int | None:
+        i = self.enc.sc.get(name)
+        return None if i is None else self.vec0 + i
+
+    def _sc_inc(self, name: str, inc: float) -> int | None:
+        i = self.sc(name)
+        if i is not None:
+            self.inc[i] = inc
+        return i
+
+    def cell(self, st: Any, h: Any, flip: bool) -> int:
+        m = self.cells[flip]
+        got = m.get(h)
+        if got is None:
+            r, c = self.enc._rc(st.name(h), flip)
+            got = m[h] = r * self.enc.cols + c
+        return got
+
+    # ------------------------------------------------------------ the tensor
+    def observe(self, st: Any, seat: int) -> np.ndarray:
+        """``seat``'s tensor of ``st`` (a fresh array)."""
+        ss = self.seats.get(seat)
+        if ss is None:
+            ss = self.seats[seat] = _Seat(self.enc.size)
+        bottom = st.bottom
+        flip = seat != bottom
+        sk = ss.static
+        if sk is None or sk[0] != bottom or sk[1] != st.terrain or sk[2] != st.tents or sk[3] != st.scenario_id:
+            self._static(ss, st, seat, bottom, flip)
+            ss.static = (bottom, dict(st.terrain), dict(st.tents), st.scenario_id)
+        parts = ss.parts
+        units, leaders = st.units, st.leaders
+        if units != ss.units or leaders != ss.leaders:
+            self._pieces(ss, st, seat, flip)
+            parts["orders"].key = None  # the ordered pieces may have moved
+        p = parts["objectives"]
+        held = tuple(st.obj_held)
+        if p.key != held:
+            self._write(ss, p, held, lambda: self._objectives(st, seat, flip))
+        ti = st.ti
+        p = parts["orders"]
+        orders = tuple(ti["orders"])
+        if p.key != orders:
+            self._write(ss, p, orders, lambda: self._orders(st, flip), memo=False)
+        res = st.result()
+        stack = st.stack
+        top = stack[-1] if stack and res is None else None
+        if top != ss.top or (top is None) != (ss.top is None):
+            ss.top = None if top is None else dict(top)
+            if top is None:
+                pkey: Any = None
+            else:
+                faces, drawn = top.get("faces"), top.get("drawn")
+                pkey = (top["t"], top["seat"], top.get("step"), top.get("att"), top.get("tgt"), top.get("at"),
+                        top.get("left"), top.get("max_ignore"), top.get("flags"), top.get("w"),
+                        None if faces is None else tuple(faces), None if drawn is None else tuple(drawn))
+            p = parts["pending"]
+            if p.key != pkey:
+                self._write(ss, p, pkey, lambda: self._pending(seat, flip, top))
+        hands, dragons, disc, drd = st.hands[seat], st.dragons[seat], st.cmd_discard, st.dr_discard
+        p = parts["hand"]
+        hkey = (tuple(hands), tuple(dragons))
+        if p.key != hkey:
+            self._write(ss, p, hkey, lambda: self._cards(hkey, ((0, 0), (1, 0))))
+        p = parts["cards"]
+        card = ti.get("card")
+        ckey = (card, tuple(ti["dragons_in_play"]), tuple(disc[-5:]), tuple(drd[-5:]))
+        if p.key != ckey:
+            self._write(ss, p, ckey, lambda: self._cards(ckey, ((1, 1), (2, 2), (3, 2)), card))
+        honor, banners, command, hands2, dragons2 = st.honor, st.banners, st.command, st.hands, st.dragons
+        raw = (st.to_move(), st.active, st.turn, honor[0], honor[1], st.pool, banners[0], banners[1], st.victory,
+               command[0], command[1], len(hands2[0]), len(hands2[1]), len(dragons2[0]), len(dragons2[1]),
+               len(st.cmd_deck), len(st.dr_deck), len(disc), st.dragon_tokens, res)
+        if raw != ss.raw:
+            ss.raw = raw
+            v0 = self.vec0
+            ss.cur[v0:v0 + self.n_counters] = self._counters(st, seat, res)
+        return ss.cur.copy()
+
+    def _write(self, ss: _Seat, part: _Part, key: Any, make: Any, memo: bool = True) -> None:
+        got = part.memo.get(key) if memo else None
+        if got is None:
+            counts: Sparse = make()
+            inc, sums = self.inc, self.sums
+            got = (list(counts), [sums.get((inc.get(i, 1.0), n)) or self._sum32(inc.get(i, 1.0), n)
+                                  for i, n in counts.items()])
+            if memo:
+                if len(part.memo) >= _MEMO:
+                    part.memo.clear()
+                part.memo[key] = got
+        mv = ss.mv
+        for i in part.idx:
+            mv[i] = 0.0
+        for i, v in zip(*got):
+            mv[i] = v
+        part.idx, part.key = got[0], key
+
+    def _sum32(self, inc: float, n: int) -> float:
+        """``n`` times ``inc`` summed in float32 (as the JSON encoder sums), clipped to 1."""
+        acc = np.float32(inc)
+        for _ in range(n - 1):
+            acc = np.float32(acc + np.float32(inc))
+        got = self.sums[(inc, n)] = min(1.0, float(acc))
+        return got
+
+    def _static(self, ss: _Seat, st: Any, seat: int, bottom: int, flip: bool) -> None:
+        """The board, the sections, the terrain and the tents; every part is rewritten after."""
+        enc = self.enc
+        cur = np.zeros(enc.size, np.float32)
+        planes, _ = enc.split(cur)
+        planes += enc.static_planes(seat, bottom)
+        for h, slug in st.terrain.items():
+            k = enc.ch.get(f"terrain:{slug}")
+            if k is not None:
+                cur[k * self.hw + self.cell(st, h, flip)] = 1
+        for side, h in st.tents.items():
+            cur[self.ch(f"tent:{'own' if side == seat else 'enemy'}") + self.cell(st, h, flip)] = 1
+        np.clip(cur, 0.0, 1.0, out=cur)
+        ss.cur, ss.mv = cur, _view(cur)
+        ss.units, ss.leaders, ss.top, ss.raw, ss.written = {}, {}, None, None, {}
+        ss.parts = {k: _Part() for k in ("objectives", "orders", "pending", "hand", "cards")}
+        ss.parts["cards"] = _Part(self.public)  # the public cards are the same for every seat: one memo
+
+    def _pieces(self, ss: _Seat, st: Any, seat: int, flip: bool) -> None:
+        """Rewrite the hexes whose unit or Leader changed since this seat last looked."""
+        units, leaders, old_u, old_l = st.units, st.leaders, ss.units, ss.leaders
+        changed = {h for h, u in units.items() if old_u.get(h) is not u}
+        changed.update(h for h in old_u if h not in units)
+        changed.update(h for h, ld in leaders.items() if old_l.get(h) is not ld)
+        changed.update(h for h in old_l if h not in leaders)
+        mv, written = ss.mv, ss.written
+        uch, lch, lone = self.unit_ch[seat], self.leader_ch[seat], self.lone_ch[seat]
+        mb = self.enc.max_blocks
+        for h in changed:
+            for i in written.pop(h, ()):
+                mv[i] = 0.0
+            u = units.get(h)
+            ld = leaders.get(h)
+            if u is None and ld is None:
+                continue
+            c = self.cell(st, h, flip)
+            w: list[int] = []
+            if u is not None:
+                k = uch.get((u.side, u.type))
+                if k is not None:
+                    mv[k + c] = min(1.0, u.blocks / mb)
+                    w.append(k + c)
+                if ld is not None:
+                    mv[lch[(u.side, ld.kind)] + c] = 1.0
+                    w.append(lch[(u.side, ld.kind)] + c)
+            elif ld is not None:
+                w += (lch[(ld.side, ld.kind)] + c, lone[ld.side] + c)
+                mv[w[0]] = mv[w[1]] = 1.0
+            written[h] = w
+        ss.units, ss.leaders = dict(units), dict(leaders)
+
+    def _objectives(self, st: Any, seat: int, flip: bool) -> Sparse:
+        out: Sparse = {}
+        for i, o in enumerate(st.objective_defs):
+            held = st.obj_held[i]
+            key = "objective:unheld" if held is None else (
+                "objective:held-own" if held == seat else "objective:held-enemy")
+            base = self.ch(key)
+            for h in o["hexes"]:
+                out[base + self.cell(st, h, flip)] = 1
+        return out
+
+    def _orders(self, st: Any, flip: bool) -> Sparse:
+        out: Sparse = {}
+        for k in st.ti["orders"]:
+            h = st.key_hex(k)
+            if h is not None:
+                key = "ordered-leader" if k[0] == "l" and h in st.units else "ordered"
+                out[self.ch(key) + self.cell(st, h, flip)] = 1
+        return out
+
+    def _pending(self, seat: int, flip: bool, top: dict[str, Any] | None) -> Sparse:
+        out: Sparse = {}
+        if top is None:
+            return out
+        enc = self.enc
+
+        def add(i: int | None, inc: float) -> None:
+            if i is not None and inc:
+                self.inc[i] = inc
+                out[i] = out.get(i, 0) + 1
+
+        for key in ("att", "tgt", "at"):
+            val = top.get(key)
+            if isinstance(val, str):
+                for name in val.split("+"):
+                    try:
+                        r, c = enc._rc(name, flip)
+                    except KassenError:
+                        continue
+                    out[self.ch(f"pending:{key}") + r * enc.cols + c] = 1
+        add(self.sc(f"decision:{top['t']}"), 1)
+        if "step" in top:
+            add(self.sc(f"step:{top['step']}"), 1)
+        if "w" in top:
+            add(self.sc(f"window:{top['w']}"), 1)
+        add(self.sc("max-ignore"), (top.get("max_ignore", 0) or 0) / 6)
+        add(self.sc("flags"), (top.get("flags", 0) or 0) / 6)
+        left = top.get("left", 0)
+        add(self.sc("retreat-left"), (left if isinstance(left, int) else 0) / 6)
+        for f in top.get("faces", []) or []:
+            add(self.sc(f"faces:{f}"), 1 / 8)
+        if top["seat"] == seat and top.get("drawn"):  # what only the seat to move sees
+            for c in top["drawn"]:
+                add(self.card_sc[c][3], 1 / 2)
+        return out
+
+    def _cards(self, key: tuple[Any, ...], lists: tuple[tuple[int, int], ...], card: str | None = None) -> Sparse:
+        """The card scalars: ``lists`` are (position in ``key``, which scalar of a card) pairs."""
+        out: Sparse = {}
+        csc = self.card_sc
+        for pos, k in lists:
+            for c in key[pos]:
+                i = csc[c][k]
+                if i is not None:
+                    out[i] = out.get(i, 0) + 1
+        if card:
+            i = csc[card][1]
+            if i is not None:
+                out[i] = 1
+        return out
+
+    def _counters(self, st: Any, seat: int, res: Any) -> list[float]:
+        enc = self.enc
+        en = 1 - seat
+        vb = max(1, st.victory)
+        honor, banners, command, hands, dragons = st.honor, st.banners, st.command, st.hands, st.dragons
+        w = None if res is None else res.winner
+        vals = [float(st.to_move() == seat), float(st.active == seat), st.turn / 100,
+                honor[seat] / 30, honor[en] / 30, st.pool / 30,
+                max(0, banners[seat]) / vb, max(0, banners[en]) / vb, vb / 20,
+                command[seat] / 10, command[en] / 10, len(hands[seat]) / 10, len(hands[en]) / 10,
+                len(dragons[seat]) / 10, len(dragons[en]) / 10,
+                len(st.cmd_deck) / enc.n_cmd_cards, len(st.dr_deck) / enc.n_dragon_cards,
+                len(st.cmd_discard) / enc.n_cmd_cards, st.dragon_tokens / 30,
+                float(res is not None and w == seat), float(res is not None and w is not None and w != seat),
+                float(res is not None and w is None)]
+        return [v if v < 1.0 else 1.0 for v in vals]
+
+
+class Observer:
+    """``observe(state, seat)``: the fast path for the games that have one, else the JSON path."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        enc: Encoder = encoder(game_id)
+        self.fast: CCObserver | None = CCObserver(enc) if isinstance(enc, CCEncoder) else None
+
+    def observe(self, state: Any, seat: int) -> np.ndarray:
+        if self.fast is not None:
+            return self.fast.observe(state, seat)
+        from kassen.envs.tensors import observe
+
+        return observe(state, seat)

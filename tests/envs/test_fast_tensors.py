@@ -1,0 +1,102 @@
+"""The tensors read straight from the state (kassen.envs.fast) are the tensors of the JSON view.
+
+Every decision of a few seeded random games, for every seat and every game id: the env's
+observer must give exactly ``encoder(game).encode(observation(seat))``, so the fast path (the
+C&C games; the clan game and An Honourable Victory! still go through the JSON view) cannot
+drift from the documented layout or show a seat more than its observation does.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from kassen.engine.rng import Rng
+from kassen.envs.actions import env_games
+from kassen.envs.core import Match
+from kassen.envs.fast import CCObserver, Observer
+from kassen.envs.tensors import observe
+from kassen.rulesets.registry import load_game
+
+from .test_hidden_information import _cc_pair, _states
+
+#: a few seeded games per game id; C&C scenarios with objectives, a tent and Leaders included
+CASES = [
+    ("cc-samurai", None, (0, 1)),
+    ("cc-samurai", "nagashino-1575", (2,)),
+    ("cc-samurai", "kawanakajima-1561-takeda-pincer", (3,)),
+    ("cc-samurai-zvezda", None, (0, 1)),
+    ("clans", "2-players", (0, 1)),
+    ("clans", "4-players-teams", (2,)),
+    ("honourable-victory", "meeting-engagement", (0, 1, 2)),
+]
+
+
+OBSERVERS: dict[str, Observer] = {}
+
+
+def test_every_game_id_is_covered():
+    assert {c[0] for c in CASES} == set(env_games())
+
+
+@pytest.mark.parametrize(("gid", "scenario", "seeds"), CASES)
+def test_fast_tensor_equals_the_json_tensor_at_every_decision(gid, scenario, seeds):
+    game = load_game(gid)
+    ob = OBSERVERS.setdefault(gid, Observer(gid))  # one per game, across seeds and scenarios (as env.reset)
+    for seed in seeds:
+        st = game.new_state(scenario, seed)
+        rng = random.Random(seed)
+        n = 0
+        while True:
+            for seat in range(len(st.seat_names())):
+                fast = ob.observe(st, seat)
+                assert np.array_equal(fast, observe(st, seat)), (gid, seed, n, seat)
+            if st.is_terminal() or n >= 4000:
+                break
+            st = st.apply(rng.choice(st.legal_actions()))
+            n += 1
+        assert n > 0
+
+
+def test_the_c_and_c_games_have_the_fast_path():
+    assert isinstance(Observer("cc-samurai").fast, CCObserver)
+    assert isinstance(Observer("cc-samurai-zvezda").fast, CCObserver)
+
+
+def test_a_fresh_array_every_time():
+    m = Match("cc-samurai")
+    m.reset(3)
+    a = m.observe(0)
+    a[:] = 7
+    assert not np.array_equal(m.observe(0), a)
+
+
+@pytest.mark.parametrize("scenario", [None, "nagashino-1575"])
+def test_the_other_seats_secrets_do_not_change_my_fast_tensor(scenario):
+    """Two states that differ only in the other seat's hand give the viewer the same fast tensor
+    (each observed by an observer that has just seen the other state, so its caches are warm)."""
+    game = load_game("cc-samurai")
+    checked = 0
+    ob = Observer("cc-samurai")
+    for st in _states("cc-samurai", scenario, seed=9, every=23, count=12):
+        viewer = st.to_move()
+        twin = _cc_pair(game, st, viewer)
+        if twin is None:
+            continue
+        assert twin.to_json() != st.to_json()
+        assert np.array_equal(ob.observe(twin, viewer), ob.observe(st, viewer))
+        assert np.array_equal(Observer("cc-samurai").observe(twin, viewer), ob.observe(st, viewer))
+        # the other seat, who holds the swapped card, does see a difference
+        assert not np.array_equal(ob.observe(twin, 1 - viewer), ob.observe(st, 1 - viewer))
+        checked += 1
+    assert checked >= 5
+
+
+def test_determinized_states_look_the_same_to_their_seat_through_the_fast_path():
+    ob = Observer("cc-samurai")
+    for st in _states("cc-samurai", None, seed=4, every=5, count=8):
+        seat = st.to_move()
+        det = st.determinize(seat, Rng(17))
+        assert np.array_equal(ob.observe(det, seat), ob.observe(st, seat))
