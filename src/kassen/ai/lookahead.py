@@ -23,8 +23,8 @@ import math
 from collections.abc import Callable
 
 from kassen.ai.players import Player
-from kassen.ai.search import RESIGN, play_policy
-from kassen.engine.protocol import State
+from kassen.ai.search import RESIGN, play_policy, playout_policy
+from kassen.engine.protocol import CHANCE, State, sample_chance
 from kassen.engine.rng import Rng
 
 #: an evaluation: how well ``seat`` stands in a (determinized) state, in [-1, 1] or so
@@ -50,13 +50,16 @@ def without_resigning(legal: list[str]) -> list[str]:
 class HalvingPlayer(Player):
     """Sequential halving over the legal actions with ``playouts`` playouts per decision
     (each: a determinization, the action, ``depth`` actions of the playout policy, the
-    evaluation)."""
+    evaluation). With ``until_mine`` the playout stops as soon as ``seat`` must decide
+    again: it plays only the replies and the dice, and the evaluation judges the action
+    rather than random moves of its own that follow."""
 
     name = "halving"
 
     def __init__(self, seed: int = 0, *, evaluation: Evaluation = heuristic_evaluation, playouts: int = 200,
-                 depth: int = 12, name: str | None = None) -> None:
+                 depth: int = 12, until_mine: int = 0, name: str | None = None) -> None:
         self.rng = Rng(seed)
+        self.until_mine = bool(until_mine)
         self.evaluation = evaluation
         self.playouts = playouts
         self.depth = depth
@@ -71,7 +74,8 @@ class HalvingPlayer(Player):
         self.last_work = 0
         if len(legal) == 1:
             return legal[0]
-        cands = self.rng.shuffled(legal)  # random tie-breaks
+        # random tie-breaks; with fewer playouts than actions, a random few of them
+        cands = self.rng.shuffled(legal)[: max(1, self.playouts)]
         total: dict[str, float] = dict.fromkeys(cands, 0.0)
         count: dict[str, int] = dict.fromkeys(cands, 0)
         rounds = max(1, math.ceil(math.log2(len(cands))))
@@ -97,5 +101,24 @@ class HalvingPlayer(Player):
     def _playout(self, state: State, seat: int, action: str, seed: int) -> float:
         self.last_work += 1
         det = state.determinize(seat, Rng(seed))
-        end = play_policy(det.apply(action), Rng(seed ^ 0x5DEECE66D), self.depth)
+        rng = Rng(seed ^ 0x5DEECE66D)
+        end = det.apply(action)
+        if self.until_mine:
+            end = play_until(end, seat, rng, self.depth)
+        else:
+            end = play_policy(end, rng, self.depth)
         return self.evaluation(end, seat)
+
+
+def play_until(state: State, seat: int, rng: Rng, depth: int) -> State:
+    """The state after the other seats' replies (playout policy) and chance, up to ``depth``
+    actions: stops when ``seat`` must decide again."""
+    for _ in range(depth):
+        mover = state.to_move()
+        if mover is None or mover == seat:
+            break
+        if mover == CHANCE:
+            state = state.apply(sample_chance(state.chance_outcomes(), rng))
+        else:
+            state = state.apply(playout_policy(state, state.legal_actions(), rng))
+    return state
