@@ -111,17 +111,18 @@ PLANNER_LEVELS: dict[str, dict[str, object]] = {
 }
 
 #: the settings of :class:`kassen.ai.lookahead.HalvingPlayer` per game and level: playouts per
-#: decision (the budget, counted) and their depth in actions (60: to the end of a clan game)
+#: decision (the budget, counted), their depth in actions (60: to the end of a clan game) and
+#: whether they stop when the seat must decide again
 GAME_LEVELS: dict[str, dict[str, dict[str, int]]] = {
     "clans": {
         "easy": {"playouts": 30, "depth": 60},
         "normal": {"playouts": 300, "depth": 60},
         "hard": {"playouts": 1500, "depth": 60},
     },
-    "honourable-victory": {
-        "easy": {"playouts": 16, "depth": 3},
-        "normal": {"playouts": 60, "depth": 3},
-        "hard": {"playouts": 300, "depth": 3},
+    "honourable-victory": {  # the playout plays the replies and dice until the seat decides again
+        "easy": {"playouts": 16, "depth": 30, "until_mine": 1},
+        "normal": {"playouts": 120, "depth": 30, "until_mine": 1},
+        "hard": {"playouts": 600, "depth": 30, "until_mine": 1},
     },
 }
 
