@@ -32,7 +32,8 @@ from kassen.engine.protocol import State
 
 
 class Timed(Player):
-    """Counts a player's thinking time and the turns it played (its ``play`` decisions)."""
+    """Counts a player's thinking time, its decisions and the turns it played (C&C: its ``play``
+    decisions; the other games: the game turns in which it decided)."""
 
     def __init__(self, inner: Player) -> None:
         self.inner = inner
@@ -42,10 +43,15 @@ class Timed(Player):
         self.turns = 0
         self.worst_turn = 0.0
         self._turn = 0.0
+        self._game_turn: object = None
 
     def choose(self, state: State, seat: int) -> str:
         legal = state.legal_actions()
-        new_turn = bool(legal) and all(a.startswith("play ") for a in legal)
+        if state.game.id.startswith("cc-samurai"):  # C&C: a turn begins with playing a Command card
+            new_turn = bool(legal) and all(a.startswith("play ") for a in legal)
+        else:  # the other games: the game turn (deployment round) of the observation changes
+            turn = state.observation(seat).get("turn")
+            new_turn, self._game_turn = turn != self._game_turn, turn
         if new_turn:
             self.turns += 1
             self._turn = 0.0
@@ -119,9 +125,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
     ap.add_argument("--game", default="cc-samurai")
-    ap.add_argument("--scenario", default="first-samurai-skirmish")
+    ap.add_argument("--scenario", default=None, help="default: the game's own (C&C: first-samurai-skirmish)")
     ap.add_argument("--json", dest="json_path", help="also write every game's summary to this file")
     args = ap.parse_args(argv)
+    if args.scenario is None:
+        from kassen.rulesets.registry import load_game
+
+        args.scenario = load_game(args.game).default_scenario()
     for name in (args.player, args.opponent):
         make(name, 0, args.game)
     a, b = args.player, args.opponent
