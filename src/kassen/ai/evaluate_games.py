@@ -74,10 +74,9 @@ def evaluate_hv(state: State, seat: int) -> float:
     zone_term = (unc[me] - unc[op]) / len(zones)
     val = 0.45 * mat + (0.15 + 0.45 * progress * progress) * zone_term + 0.3 * (broken[op] - broken[me])
     val += 0.06 * ((s.daimyo[me] is not None) - (s.daimyo[op] is not None))
-    # near the end (the last two turns, or a side near its breakpoint) the zone lead alone decides
-    # between a win, a draw and a loss: who leads, by any margin, counts apart from the margin
-    if s.turn >= limit - 1 or max(broken) >= 0.75:
-        val += 0.25 * (1.0 if unc[me] > unc[op] else -1.0 if unc[me] < unc[op] else 0.0)
+    # the side nearer its breakpoint decides the battle on zones soon: the zone lead then counts double
+    if max(broken) >= 0.75:
+        val += 0.15 * (1.0 if unc[me] > unc[op] else -1.0 if unc[me] < unc[op] else 0.0)
     for k, sign in ((me, -1.0), (op, 1.0)):
         if off[k] > on[k]:  # in general retreat at the next Determine Victory Phase
             val += 0.6 * sign

@@ -121,8 +121,8 @@ GAME_LEVELS: dict[str, dict[str, dict[str, int]]] = {
     },
     "honourable-victory": {  # the playout plays the replies and dice until the seat decides again
         "easy": {"playouts": 16, "depth": 30, "until_mine": 1},
-        "normal": {"playouts": 300, "depth": 30, "until_mine": 1},
-        "hard": {"playouts": 1500, "depth": 30, "until_mine": 1},
+        "normal": {"playouts": 120, "depth": 30, "until_mine": 1},
+        "hard": {"playouts": 600, "depth": 30, "until_mine": 1},
     },
 }
 
