@@ -117,7 +117,7 @@ GAME_LEVELS: dict[str, dict[str, dict[str, int]]] = {
     "clans": {
         "easy": {"playouts": 30, "depth": 60},
         "normal": {"playouts": 300, "depth": 60},
-        "hard": {"playouts": 1500, "depth": 60},
+        "hard": {"playouts": 1200, "depth": 60},
     },
     "honourable-victory": {  # the playout plays the replies and dice until the seat decides again
         "easy": {"playouts": 16, "depth": 30, "until_mine": 1},
