@@ -41,8 +41,8 @@ def _advance(game_id: str, scenario: str | None, seed: int, plies: int):
 
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize(("game_id", "scenario", "decisions"), [
-    ("clans", "2-players", 40), ("clans", "3-players-experienced", 60), ("honourable-victory", None, 50),
-    ("kensei", None, 30),
+    ("clans", "2-players", 40), ("clans", "3-players-experienced", 35), ("honourable-victory", None, 50),
+    ("kensei", None, 15),
 ])
 def test_every_level_of_every_game_plays_only_legal_actions(level, game_id, scenario, decisions):
     for seed in (1, 2):
