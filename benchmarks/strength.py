@@ -9,7 +9,9 @@ Usage (from the project root; one process, so one core)::
 Players are the names of :func:`kassen.ai.players.make_player` (random, greedy, mcts,
 easy, normal, hard), or a C&C Samurai level with its planner settings changed, for
 experiments: ``normal+card_rollouts=30+battle_samples=12`` (the keywords of
-:class:`kassen.ai.planner.TurnPlanner`), and ``+weights=FILE`` for other weights. Game ``i`` uses seed ``seed + i``; in odd games the players swap
+:class:`kassen.ai.planner.TurnPlanner`), and ``+weights=FILE`` for other weights; with
+``--game honourable-victory`` or ``clans``, ``normal+playouts=100+depth=6`` (the keywords of
+:class:`kassen.ai.lookahead.HalvingPlayer`). Game ``i`` uses seed ``seed + i``; in odd games the players swap
 seats. A player's seed in game ``i`` is ``(seed + i) * 7919 + seat`` (as in
 :func:`kassen.ai.series.play_one`). A draw or an unfinished game counts as not won.
 """
@@ -30,22 +32,30 @@ from kassen.engine.protocol import State
 
 
 class Timed(Player):
-    """Counts a player's thinking time and the turns it played (its ``play`` decisions)."""
+    """Counts a player's thinking time, its decisions and the turns it played (C&C: its ``play``
+    decisions; the other games: the game turns in which it decided)."""
 
     def __init__(self, inner: Player) -> None:
         self.inner = inner
         self.name = inner.name
         self.seconds = 0.0
+        self.decisions = 0
         self.turns = 0
         self.worst_turn = 0.0
         self._turn = 0.0
+        self._game_turn: object = None
 
     def choose(self, state: State, seat: int) -> str:
         legal = state.legal_actions()
-        new_turn = bool(legal) and all(a.startswith("play ") for a in legal)
+        if state.game.id.startswith("cc-samurai"):  # C&C: a turn begins with playing a Command card
+            new_turn = bool(legal) and all(a.startswith("play ") for a in legal)
+        else:  # the other games: the game turn (deployment round) of the observation changes
+            turn = state.observation(seat).get("turn")
+            new_turn, self._game_turn = turn != self._game_turn, turn
         if new_turn:
             self.turns += 1
             self._turn = 0.0
+        self.decisions += 1
         t = time.perf_counter()
         try:
             return self.inner.choose(state, seat)
@@ -56,10 +66,23 @@ class Timed(Player):
             self.worst_turn = max(self.worst_turn, self._turn)
 
 
-def make(label: str, seed: int) -> Player:
-    """``make_player(label)``, or ``level+key=value+...``: that level's planner with settings changed."""
+def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
+    """``make_player(label)``, or ``level+key=value+...``: that level's planner (for An Honourable
+    Victory! and the clan card game: its :class:`~kassen.ai.lookahead.HalvingPlayer`) with settings changed."""
     if "+" not in label:
         return make_player(label, seed)
+    from kassen.ai.players import GAME_LEVELS
+
+    if game in GAME_LEVELS:
+        from kassen.ai.evaluate_games import EVALUATIONS
+        from kassen.ai.lookahead import HalvingPlayer
+
+        base, *changes = label.split("+")
+        settings = dict(GAME_LEVELS[game][base])
+        for pair in changes:
+            key, _, value = pair.partition("=")
+            settings[key] = int(value)
+        return HalvingPlayer(seed, evaluation=EVALUATIONS[game], name=label, **settings)
     from kassen.ai.evaluate import load_weights
     from kassen.ai.planner import TurnPlanner
     from kassen.ai.players import PLANNER_LEVELS
@@ -77,11 +100,12 @@ def make(label: str, seed: int) -> Player:
 
 def play_game(spec: GameSpec) -> dict[str, Any]:
     start = time.perf_counter()
-    players = [Timed(make(name, spec.seed * 7919 + i)) for i, name in enumerate(spec.players)]
+    players = [Timed(make(name, spec.seed * 7919 + i, spec.game_id)) for i, name in enumerate(spec.players)]
     out = play_one(spec, players=list(players))
     out["seconds"] = time.perf_counter() - start
     out["think_seconds"] = [p.seconds for p in players]
     out["own_turns"] = [p.turns for p in players]
+    out["decisions"] = [p.decisions for p in players]
     out["worst_turn_seconds"] = [p.worst_turn for p in players]
     return out
 
@@ -101,11 +125,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0, help="seed of the first game; game i uses seed+i")
     ap.add_argument("--game", default="cc-samurai")
-    ap.add_argument("--scenario", default="first-samurai-skirmish")
+    ap.add_argument("--scenario", default=None, help="default: the game's own (C&C: first-samurai-skirmish)")
     ap.add_argument("--json", dest="json_path", help="also write every game's summary to this file")
     args = ap.parse_args(argv)
+    if args.scenario is None:
+        from kassen.rulesets.registry import load_game
+
+        args.scenario = load_game(args.game).default_scenario()
     for name in (args.player, args.opponent):
-        make(name, 0)
+        make(name, 0, args.game)
     a, b = args.player, args.opponent
     labels = [a, b] if a != b else [a, f"{b}'"]
     commit = git_commit()  # the code this run imported (HEAD may move while it runs)
@@ -115,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     wins = draws = unfinished = 0
     think = [0.0, 0.0]
     turns = [0, 0]
+    decisions = [0, 0]
+    game_turns = 0
     worst = [0.0, 0.0]
     start = time.perf_counter()
     for i, spec in enumerate(specs(args.game, args.scenario, [a, b], args.games, args.seed, swap=True)):
@@ -130,7 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         for k, seat in enumerate((me, 1 - me)):
             think[k] += r["think_seconds"][seat]
             turns[k] += r["own_turns"][seat]
+            decisions[k] += r["decisions"][seat]
             worst[k] = max(worst[k], r["worst_turn_seconds"][seat])
+        game_turns += r["turns"] or 0
         won = "draw" if r["winner_seat"] is None else r["players"][r["winner_seat"]]
         lo, hi = wilson(wins, i + 1)
         print(f"  game {i + 1} seed {r['seed']} {' vs '.join(r['players'])}: {won} ({r['reason']}, turn {r['turns']}, "
@@ -144,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
         "mean_turns": sum(r["turns"] or 0 for r in results) / max(1, n),
         "seconds_per_turn": {labels[k]: think[k] / max(1, turns[k]) for k in (0, 1)},
         "worst_turn_seconds": {labels[k]: worst[k] for k in (0, 1)},
+        "seconds_per_decision": {labels[k]: think[k] / max(1, decisions[k]) for k in (0, 1)},
+        # a game turn is one of each side's turns (An Honourable Victory!) or deployment rounds (clans)
+        "seconds_per_game_turn": {labels[k]: think[k] / max(1, game_turns) for k in (0, 1)},
         "wall_seconds": time.perf_counter() - start,
     }
     print(json.dumps(summary, indent=1), flush=True)

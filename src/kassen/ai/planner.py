@@ -25,6 +25,14 @@ bonus combat, First Strike, Dragon windows, Lack of Honor, the end of turn) are
 answered by :func:`react`, a fast rule policy that compares evaluations where the
 rules leave a real choice (retreat hexes, which unit loses a block).
 
+**Dragon cards.** At a real Dragon window (a reaction decision offering ``dragon ...``
+actions; with ``dragons`` on) each playable card and the reaction policy's own answer
+are each tried on ``dragon_samples`` determinizations: the action, the reactions it
+calls for, the rest of the turn as the planner plays it without rollouts, then the
+evaluation (which counts the Honor & Fortune the card costs). A card is played when
+it beats not playing it by more than ``dragon_hold`` blocks, the worth of keeping the
+card for a better window. Inside rollouts :func:`react` plays no Dragon card (speed).
+
 **Fair play.** The real state is read only through ``legal_actions()`` and
 ``observation(seat)``; everything else happens on determinized copies, whose
 hidden parts are random and whose dice come from the player's own generator.
@@ -73,8 +81,15 @@ class TurnPlanner(Player):
 
     def __init__(self, seed: int = 0, *, weights: Weights | None = None, battle_samples: int = 6,
                  card_rollouts: int = 0, card_beam: int = 3, noise: float = 0.0, seconds: float | None = None,
-                 reply: bool = False, name: str | None = None) -> None:
+                 reply: bool = False, dragons: int = 1, dragon_samples: int = 4, dragon_hold: float = 0.5,
+                 name: str | None = None) -> None:
         self.rng = Rng(seed)
+        self.dragons = bool(dragons)
+        self.dragon_samples = dragon_samples
+        self.dragon_hold = dragon_hold
+        #: continuations played to judge Dragon cards, at the last window and in all (counted work)
+        self.dragon_work = 0
+        self.total_dragon_work = 0
         self.w = weights if weights is not None else load_weights()
         self.battle_samples = battle_samples
         self.card_rollouts = card_rollouts
@@ -113,7 +128,40 @@ class TurnPlanner(Player):
         if decision == "battle":
             self.plan = []
             return self._choose_battle(state, seat, legal)
+        if self.dragons and any(a.startswith("dragon ") for a in legal):
+            return self._dragon_or_not(state, seat, legal)
         return react(det, seat, legal, self.w, self.rng)
+
+    # ------------------------------------------------------------ Dragon cards
+    def _dragon_or_not(self, state: CCState, seat: int, legal: list[str]) -> str:
+        """The best Dragon card to play now, or the reaction policy's answer without one."""
+        self.dragon_work = 0
+        plays = [a for a in legal if a.startswith("dragon ")]
+        rest = [a for a in legal if not a.startswith("dragon ")]
+        if not rest:
+            return plays[0]
+        base = react(state.determinize(seat, self.rng), seat, rest, self.w, self.rng)
+        values = {a: self._dragon_value(state, seat, a) for a in [base, *plays]}
+        best = max(plays, key=lambda a: values[a])
+        return best if values[best] > values[base] + self.dragon_hold else base
+
+    def _dragon_value(self, state: CCState, seat: int, action: str) -> float:
+        total = 0.0
+        for _ in range(self.dragon_samples):
+            self.dragon_work += 1
+            self.total_dragon_work += 1
+            d = settle(state.determinize(seat, self.rng).apply(action), seat, self.w, self.rng)
+            if not d.is_terminal():
+                d = self._rest_of_turn(d, _active_seat(d))
+            total += evaluate(d, seat, self.w)
+        return total / self.dragon_samples
+
+    def _rest_of_turn(self, d: CCState, mover: int) -> CCState:
+        """``mover``'s turn played on from ``d`` as :meth:`_play_cheap_turn` plays it."""
+        if d.to_move() == mover and _top(d) in ("play", "order", "move"):
+            return self._play_cheap_turn(d, mover)
+        d = self._play_battles(d, mover)
+        return self._finish_turn(d, mover)
 
     def _plan_fits(self, det: CCState, legal: list[str]) -> bool:
         return bool(self.plan) and self.plan[0][1] in legal and self.plan[0][0] == _signature(det)
@@ -303,6 +351,13 @@ class TurnPlanner(Player):
 
 
 # ------------------------------------------------------------------ helpers
+def _active_seat(s: State) -> int:
+    """The seat whose turn it is (public: the observation's ``active`` side)."""
+    active = str(s.observation(None).get("active", "")).lower()
+    names = [n.lower() for n in s.seat_names()]
+    return names.index(active) if active in names else 0
+
+
 def attack_value(s: CCState, action: str, w: Weights) -> float:
     """Expected value of ``attack A B`` / ``fire A B`` (no swarms), for rollouts."""
     parts = action.split()
@@ -423,7 +478,8 @@ def react(s: CCState, seat: int, legal: list[str], w: Weights, rng: Rng) -> str:
         if step == "keep":
             return _best_by_eval(s, seat, legal, w)
         if step == "discard":
-            # this policy plays no Dragon cards: a Dragon card is worth its Honor & Fortune
+            # this fast policy plays no Dragon cards (the planner weighs them at real windows):
+            # a Dragon card held is worth its Honor & Fortune
             discards = [a for a in legal if a.startswith("discard-dragon")]
             return discards[0] if discards else "keep-dragons"
         if step == "replenish":

@@ -75,10 +75,13 @@ def _mcts(seed: int) -> Player:
 
 class LevelPlayer(Player):
     """A difficulty level (``easy``, ``normal``, ``hard``): the whole-turn planner of
-    :mod:`kassen.ai.planner` for C&C Samurai (both editions), and for the other games an
-    existing player with a budget to match (easy: greedy with one sample and short
-    playouts; normal: greedy; hard: MCTS with 300 iterations). The player is chosen at
-    the first decision, from the game's id (public)."""
+    :mod:`kassen.ai.planner` for C&C Samurai (both editions); for An Honourable Victory!
+    and the clan card game, sequential halving on determinized states with the game's
+    own evaluation (:mod:`kassen.ai.lookahead`, settings in :data:`GAME_LEVELS`); for
+    the other games an existing player with a budget to match (easy: greedy with one
+    sample and short playouts; normal: greedy; hard: MCTS with 300 iterations). The
+    player is chosen at the first decision, from the game's id (public). No level ever
+    concedes while anything else is legal."""
 
     def __init__(self, level: str, seed: int) -> None:
         self.name = level
@@ -107,6 +110,22 @@ PLANNER_LEVELS: dict[str, dict[str, object]] = {
     "hard": {"battle_samples": 16, "card_rollouts": 24, "card_beam": 5, "reply": True, "seconds": 8.0},
 }
 
+#: the settings of :class:`kassen.ai.lookahead.HalvingPlayer` per game and level: playouts per
+#: decision (the budget, counted), their depth in actions (60: to the end of a clan game) and
+#: whether they stop when the seat must decide again
+GAME_LEVELS: dict[str, dict[str, dict[str, int]]] = {
+    "clans": {
+        "easy": {"playouts": 30, "depth": 60},
+        "normal": {"playouts": 300, "depth": 60},
+        "hard": {"playouts": 1200, "depth": 60},
+    },
+    "honourable-victory": {  # the playout plays the replies and dice until the seat decides again
+        "easy": {"playouts": 16, "depth": 30, "until_mine": 1},
+        "normal": {"playouts": 120, "depth": 30, "until_mine": 1},
+        "hard": {"playouts": 600, "depth": 30, "until_mine": 1},
+    },
+}
+
 
 def level_player(level: str, game_id: str, seed: int) -> Player:
     """The player a difficulty level uses for ``game_id``."""
@@ -114,6 +133,11 @@ def level_player(level: str, game_id: str, seed: int) -> Player:
         from kassen.ai.planner import TurnPlanner
 
         return TurnPlanner(seed, name=level, **PLANNER_LEVELS[level])  # type: ignore[arg-type]
+    if game_id in GAME_LEVELS:
+        from kassen.ai.evaluate_games import EVALUATIONS
+        from kassen.ai.lookahead import HalvingPlayer
+
+        return HalvingPlayer(seed, evaluation=EVALUATIONS[game_id], name=level, **GAME_LEVELS[game_id][level])
     from kassen.ai.search import GreedyPlayer, MCTSPlayer
 
     if level == "easy":

@@ -23,7 +23,7 @@ AGGRESSIVE = ("attack", "fire", "bonus", "advance", "battle-back")
 PASSIVE = ("end-", "done", "no-", "stay", "keep-dragons")
 
 
-#: actions that give the game away: a playout never takes them unless nothing else is legal
+#: actions that give the game away: no player (nor a playout) takes them unless nothing else is legal
 RESIGN = ("concede", "resign", "surrender")
 
 
@@ -93,7 +93,7 @@ class GreedyPlayer(Player):
         self.depth = depth
 
     def choose(self, state: State, seat: int) -> str:
-        legal = state.legal_actions()
+        legal = [a for a in state.legal_actions() if a not in RESIGN] or state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         best, best_value = legal[0], -math.inf
@@ -139,7 +139,7 @@ class MCTSPlayer(Player):
         self.c = c
 
     def choose(self, state: State, seat: int) -> str:
-        legal = state.legal_actions()
+        legal = [a for a in state.legal_actions() if a not in RESIGN] or state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         root = _Node()

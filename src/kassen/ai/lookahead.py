@@ -1,0 +1,124 @@
+"""The levels of the games other than C&C Samurai: sequential halving over the legal
+actions, on determinized states, with each game's own evaluation.
+
+Every playout samples a determinization (``state.determinize(seat, rng)``: the other
+seats' hands, deck orders and the dice resampled), applies the action, plays on with
+:func:`kassen.ai.search.playout_policy` for up to ``depth`` actions and scores the
+result with the game's evaluation (:mod:`kassen.ai.evaluate_games`). Within a round
+every candidate is tried on the *same* determinizations (common random numbers), so
+they are compared on the same dice and the same unseen cards. Each round keeps the
+better half of the candidates, until one is left.
+
+**Budget.** ``playouts`` per decision, counted (``last_work``, ``total_work``), never
+timed: the same seed makes the same choices on any machine, under any load.
+
+**Conceding.** The player never takes an action of :data:`kassen.ai.search.RESIGN`
+while anything else is legal: a battle is given up only when there is nothing else to
+do (it never is in An Honourable Victory!, where ``end`` is always legal).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from kassen.ai.players import Player
+from kassen.ai.search import RESIGN, play_policy, playout_policy
+from kassen.engine.protocol import CHANCE, State, sample_chance
+from kassen.engine.rng import Rng
+
+#: an evaluation: how well ``seat`` stands in a (determinized) state, in [-1, 1] or so
+Evaluation = Callable[[State, int], float]
+
+
+def heuristic_evaluation(state: State, seat: int) -> float:
+    """The ruleset's own ``heuristic``: the fallback of a game without an evaluation here."""
+    return state.heuristic(seat)
+
+
+def without_resigning(legal: list[str]) -> list[str]:
+    """The legal actions without conceding, unless conceding is all there is.
+
+    >>> without_resigning(["end", "concede"])
+    ['end']
+    >>> without_resigning(["concede"])
+    ['concede']
+    """
+    return [a for a in legal if a not in RESIGN] or legal
+
+
+class HalvingPlayer(Player):
+    """Sequential halving over the legal actions with ``playouts`` playouts per decision
+    (each: a determinization, the action, ``depth`` actions of the playout policy, the
+    evaluation). With ``until_mine`` the playout stops as soon as ``seat`` must decide
+    again: it plays only the replies and the dice, and the evaluation judges the action
+    rather than random moves of its own that follow."""
+
+    name = "halving"
+
+    def __init__(self, seed: int = 0, *, evaluation: Evaluation = heuristic_evaluation, playouts: int = 200,
+                 depth: int = 12, until_mine: int = 0, name: str | None = None) -> None:
+        self.rng = Rng(seed)
+        self.until_mine = bool(until_mine)
+        self.evaluation = evaluation
+        self.playouts = playouts
+        self.depth = depth
+        if name is not None:
+            self.name = name
+        #: playouts of the last decision and of every decision so far (the budget, counted)
+        self.last_work = 0
+        self.total_work = 0
+
+    def choose(self, state: State, seat: int) -> str:
+        legal = without_resigning(state.legal_actions())
+        self.last_work = 0
+        if len(legal) == 1:
+            return legal[0]
+        # random tie-breaks; with fewer playouts than actions, a random few of them
+        cands = self.rng.shuffled(legal)[: max(1, self.playouts)]
+        total: dict[str, float] = dict.fromkeys(cands, 0.0)
+        count: dict[str, int] = dict.fromkeys(cands, 0)
+        rounds = max(1, math.ceil(math.log2(len(cands))))
+        left = self.playouts
+        for r in range(rounds):
+            if len(cands) == 1:
+                break
+            share = left // (rounds - r)
+            per = max(1, share // len(cands))
+            if per * len(cands) > left:  # the budget is spent: keep the best so far
+                break
+            seeds = [self.rng.next64() for _ in range(per)]
+            for a in cands:
+                for sd in seeds:
+                    total[a] += self._playout(state, seat, a, sd)
+                    count[a] += 1
+            left -= per * len(cands)
+            cands.sort(key=lambda act: -total[act] / count[act])  # stable: ties keep the shuffled order
+            cands = cands[: max(1, (len(cands) + 1) // 2)]
+        self.total_work += self.last_work
+        return cands[0]
+
+    def _playout(self, state: State, seat: int, action: str, seed: int) -> float:
+        self.last_work += 1
+        det = state.determinize(seat, Rng(seed))
+        rng = Rng(seed ^ 0x5DEECE66D)
+        end = det.apply(action)
+        if self.until_mine:
+            end = play_until(end, seat, rng, self.depth)
+        else:
+            end = play_policy(end, rng, self.depth)
+        return self.evaluation(end, seat)
+
+
+def play_until(state: State, seat: int, rng: Rng, depth: int) -> State:
+    """The state after the other seats' replies (playout policy) and chance, up to ``depth``
+    actions: stops when ``seat`` must decide again."""
+    for _ in range(depth):
+        mover = state.to_move()
+        if mover is None or mover == seat:
+            break
+        if mover == CHANCE:
+            state = state.apply(sample_chance(state.chance_outcomes(), rng))
+        else:
+            state = state.apply(playout_policy(state, state.legal_actions(), rng))
+    return state
