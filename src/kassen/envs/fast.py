@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from kassen.engine.errors import KassenError
 from kassen.envs.tensors import CCEncoder, Encoder, encoder
 from kassen.rulesets.registry import load_game
 
@@ -300,15 +299,8 @@ class CCObserver:
                 self.inc[i] = inc
                 out[i] = out.get(i, 0) + 1
 
-        for key in ("att", "tgt", "at"):
-            val = top.get(key)
-            if isinstance(val, str):
-                for name in val.split("+"):
-                    try:
-                        r, c = enc._rc(name, flip)
-                    except KassenError:
-                        continue
-                    out[self.ch(f"pending:{key}") + r * enc.cols + c] = 1
+        for key, r, c in enc.pending_cells(top, flip):
+            out[self.ch(f"pending:{key}") + r * enc.cols + c] = 1
         add(self.sc(f"decision:{top['t']}"), 1)
         if "step" in top:
             add(self.sc(f"step:{top['step']}"), 1)

@@ -170,6 +170,21 @@ class CCEncoder(Encoder):
             return self.rows - 1 - r, (self.xs - 1 - x) // 2
         return r, x // 2
 
+    def pending_cells(self, pending: dict[str, Any], flip: bool) -> list[tuple[str, int, int]]:
+        """The ``pending:*`` cells of a pending decision: (its key, row, column) of every hex
+        named by ``att``, ``tgt`` or ``at`` (``+`` joins several; a name off the board is skipped)."""
+        out: list[tuple[str, int, int]] = []
+        for key in ("att", "tgt", "at"):
+            val = pending.get(key)
+            if isinstance(val, str):
+                for name in val.split("+"):
+                    try:
+                        r, c = self._rc(name, flip)
+                    except KassenError:
+                        continue
+                    out.append((key, r, c))
+        return out
+
     def static_planes(self, my: int, bottom: int) -> np.ndarray:
         """The ``board`` and ``section:*`` planes of viewer ``my`` (built once per viewer and bottom)."""
         from kassen.rulesets.cc_samurai.board import sections_of
@@ -229,15 +244,8 @@ class CCEncoder(Encoder):
             r, c = self._rc(parts[0], flip)
             planes[ch["ordered-leader" if len(parts) > 1 else "ordered"], r, c] = 1
         pend = obs.get("pending") or {}
-        for key in ("att", "tgt", "at"):
-            val = pend.get(key)
-            if isinstance(val, str):
-                for name in val.split("+"):
-                    try:
-                        r, c = self._rc(name, flip)
-                    except KassenError:
-                        continue
-                    planes[ch[f"pending:{key}"], r, c] = 1
+        for key, r, c in self.pending_cells(pend, flip):
+            planes[ch[f"pending:{key}"], r, c] = 1
         s = self._set
         s(vec, "to-move-is-me", float(obs.get("to_move") == me))
         s(vec, "active-is-me", float(obs.get("active") == me))
