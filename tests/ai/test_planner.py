@@ -168,3 +168,19 @@ def test_web_lobby_offers_the_levels_and_creates_a_game_against_normal_by_defaul
         token = r.json()["seats"][0]["token"]
         v = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
         assert v["seats"][1]["kind"] == "normal"
+
+
+def test_levels_budget_is_counted_not_timed(monkeypatch):
+    """A level plays the same move whatever the clock says: its budget is samples and
+    rollouts, so a busy machine does not make it weaker (or its games unrepeatable)."""
+    import kassen.ai.planner as planner
+
+    s = _state_at("play")
+    seat = s.to_move()
+    calm = level_player("normal", "cc-samurai", 11).choose(s, seat)
+    ticks = iter(range(0, 10**9, 1000))  # every reading of the clock is 1,000 s after the last
+    monkeypatch.setattr(planner.time, "monotonic", lambda: float(next(ticks)))
+    rushed = level_player("normal", "cc-samurai", 11)
+    assert rushed.choose(s, seat) == calm
+    assert isinstance(rushed, TurnPlanner) and rushed.explanation is not None
+    assert "6 sampled turns per card" in rushed.explanation

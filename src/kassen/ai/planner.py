@@ -72,7 +72,7 @@ class TurnPlanner(Player):
     ``battle_samples``: determinizations per candidate attack; ``card_rollouts``: sampled
     completions of the turn for the ``card_beam`` best cards (0: judge cards by expectation
     only); ``noise``: the chance of a random order or move instead of the planned one
-    (the ``easy`` level); ``seconds``: a soft time budget per turn for the rollouts;
+    (the ``easy`` level); ``seconds``: an optional wall-clock cap on the rollouts (experiments only: the levels count their work);
     ``reply``: rollouts also play the opponent's next turn (card, orders and moves by
     expectation, battles with sampled dice) and judge the position after it.
     """
