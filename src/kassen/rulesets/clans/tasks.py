@@ -10,8 +10,7 @@ stores the phase as ``phase`` and the decision on top as ``pending``, its kind u
 ``kind`` (the shapes saves have always had).
 """
 
-from __future__ import annotations
-
+# no ``from __future__ import annotations``: TypedDict must see ``NotRequired`` at run time
 from typing import Any, Literal, TypedDict, cast
 
 from kassen.engine.tasks import Task

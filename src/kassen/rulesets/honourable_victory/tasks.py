@@ -6,8 +6,7 @@ the decision pending, whose kind ``t`` names its handlers (``_legal_fire``,
 with the kind under ``step`` (the shape saves have always had).
 """
 
-from __future__ import annotations
-
+# no ``from __future__ import annotations``: TypedDict must see ``NotRequired`` at run time
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from kassen.engine.tasks import Task
