@@ -1,0 +1,41 @@
+"""Saves made before the rules were laid out by the rulebook (commit 35851fa) still load
+and play on identically: one saved state per kind of pending decision of An Honourable
+Victory! and of the clan card game, with its legal actions, prompt, observation, one
+action and the state, legal actions and events after it, all as the old code made them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kassen.rulesets.registry import load_game
+
+SAVES: dict[str, list[dict[str, Any]]] = json.loads((Path(__file__).parent / "pending_saves.json").read_text())
+CASES = [(gid, case) for gid, cases in sorted(SAVES.items()) for case in cases]
+
+
+def test_the_fixture_covers_every_common_decision() -> None:
+    kinds = {gid: {c["kind"] for c in cases} for gid, cases in SAVES.items()}
+    assert {"fire", "fire-done", "move", "act2", "react-engage", "reroll", "daimyo", "breakoff"} <= kinds[
+        "honourable-victory"]
+    assert {"draft", "deploy", "resolve", "ability-scout", "ability-shugenja", "ability-general",
+            "sanctuary-sanctuary", "supply-supply"} <= kinds["clans"]
+
+
+@pytest.mark.parametrize(("gid", "case"), CASES, ids=[f"{g}-{c['kind']}" for g, c in CASES])
+def test_an_old_save_loads_and_plays_on_identically(gid: str, case: dict[str, Any]) -> None:
+    game = load_game(gid)
+    s = game.state_from_json(case["state"])
+    assert s.to_json() == case["state"]
+    assert s.legal_actions() == case["legal"]
+    assert s.prompt() == case["prompt"]
+    seat = s.to_move()
+    assert seat is not None
+    assert json.loads(json.dumps(s.observation(seat))) == case["observation"]
+    after = s.apply(case["action"])
+    assert after.to_json() == case["after"]
+    assert after.legal_actions() == case["after_legal"]
+    assert [e.to_json() for e in after.events] == case["events"]
