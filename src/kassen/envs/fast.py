@@ -31,6 +31,9 @@ _COUNTERS = ("to-move-is-me", "active-is-me", "turn", "honor:own", "honor:enemy"
 
 Sparse = dict[int, int]  # flat index -> how many times its increment was added
 
+#: an input never seen (no state has it)
+_UNSEEN = object()
+
 #: a part's memo is dropped when it holds more keys than this
 _MEMO = 4096
 
@@ -52,19 +55,32 @@ class _Part:
 
 
 class _Seat:
-    """One seat's current tensor and the inputs of each part."""
+    """One seat's current tensor and the inputs it was written from (the state's own objects,
+    held by reference: see ``CCObserver.observe``)."""
 
     def __init__(self, size: int) -> None:
         self.cur = np.zeros(size, np.float32)
         self.mv = _view(self.cur)  # item writes through it are cheaper than numpy's
         self.static: Any = None
+        self.parts: dict[str, _Part] = {}
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget every input: the next observation rewrites every part."""
         self.top: Any = None
         self.raw: Any = None
         self.units: dict[Any, Any] = {}
         self.leaders: dict[Any, Any] = {}
         #: hex -> the piece cells written for it
         self.written: dict[Any, list[int]] = {}
-        self.parts: dict[str, _Part] = {}
+        self.held: Any = None
+        self.orders: Any = None
+        self.hands: Any = None
+        self.dragons: Any = None
+        self.card: Any = _UNSEEN
+        self.dip: Any = None
+        self.disc: Any = None
+        self.drd: Any = None
 
 
 class CCObserver:
@@ -136,31 +152,39 @@ class CCObserver:
         ss = self.seats.get(seat)
         if ss is None:
             ss = self.seats[seat] = _Seat(self.enc.size)
-        bottom = st.bottom
-        flip = seat != bottom
+        # Each part's inputs are first compared by identity: a state's lists and dicts are never
+        # changed once apply has returned it (its children copy what they change), so the same
+        # object means the same content; another object is then compared by value.
+        bottom, terrain, tents, sid = st.bottom, st.terrain, st.tents, st.scenario_id
         sk = ss.static
-        if sk is None or sk[0] != bottom or sk[1] != st.terrain or sk[2] != st.tents or sk[3] != st.scenario_id:
-            self._static(ss, st, seat, bottom, flip)
-            ss.static = (bottom, dict(st.terrain), dict(st.tents), st.scenario_id)
+        if sk is None or sk[1] is not terrain or sk[2] is not tents or sk[0] != bottom or sk[3] != sid:
+            if sk is None or sk[0] != bottom or sk[1] != terrain or sk[2] != tents or sk[3] != sid:
+                self._static(ss, st, seat, bottom, bottom != seat)
+            ss.static = (bottom, terrain, tents, sid)
+        flip = seat != bottom
         parts = ss.parts
         units, leaders = st.units, st.leaders
-        if units != ss.units or leaders != ss.leaders:
+        if units is not ss.units or leaders is not ss.leaders:
             self._pieces(ss, st, seat, flip)
-            parts["orders"].key = None  # the ordered pieces may have moved
-        p = parts["objectives"]
-        held = tuple(st.obj_held)
-        if p.key != held:
-            self._write(ss, p, held, lambda: self._objectives(st, seat, flip))
+            ss.orders = None  # the ordered pieces may have moved
+        held = st.obj_held
+        if held is not ss.held:
+            ss.held = held
+            p = parts["objectives"]
+            hkey = tuple(held)
+            if p.key != hkey:
+                self._write(ss, p, hkey, lambda: self._objectives(st, seat, flip))
         ti = st.ti
-        p = parts["orders"]
-        orders = tuple(ti["orders"])
-        if p.key != orders:
-            self._write(ss, p, orders, lambda: self._orders(st, flip), memo=False)
+        orders = ti["orders"]
+        if orders is not ss.orders:
+            if ss.orders is None or orders != ss.orders:
+                self._write(ss, parts["orders"], None, lambda: self._orders(st, flip), memo=False)
+            ss.orders = orders
         res = st.result()
         stack = st.stack
         top = stack[-1] if stack and res is None else None
-        if top != ss.top or (top is None) != (ss.top is None):
-            ss.top = None if top is None else dict(top)
+        old = ss.top
+        if top is not old and (top is None or old is None or top != old):
             if top is None:
                 pkey: Any = None
             else:
@@ -171,20 +195,24 @@ class CCObserver:
             p = parts["pending"]
             if p.key != pkey:
                 self._write(ss, p, pkey, lambda: self._pending(seat, flip, top))
-        hands, dragons, disc, drd = st.hands[seat], st.dragons[seat], st.cmd_discard, st.dr_discard
-        p = parts["hand"]
-        hkey = (tuple(hands), tuple(dragons))
-        if p.key != hkey:
-            self._write(ss, p, hkey, lambda: self._cards(hkey, ((0, 0), (1, 0))))
-        p = parts["cards"]
-        card = ti.get("card")
-        ckey = (card, tuple(ti["dragons_in_play"]), tuple(disc[-5:]), tuple(drd[-5:]))
-        if p.key != ckey:
-            self._write(ss, p, ckey, lambda: self._cards(ckey, ((1, 1), (2, 2), (3, 2)), card))
-        honor, banners, command, hands2, dragons2 = st.honor, st.banners, st.command, st.hands, st.dragons
-        raw = (st.to_move(), st.active, st.turn, honor[0], honor[1], st.pool, banners[0], banners[1], st.victory,
-               command[0], command[1], len(hands2[0]), len(hands2[1]), len(dragons2[0]), len(dragons2[1]),
-               len(st.cmd_deck), len(st.dr_deck), len(disc), st.dragon_tokens, res)
+        ss.top = top
+        hands, dragons, disc, drd = st.hands, st.dragons, st.cmd_discard, st.dr_discard
+        if hands is not ss.hands or dragons is not ss.dragons:
+            ss.hands, ss.dragons = hands, dragons
+            p = parts["hand"]
+            hkey = (tuple(hands[seat]), tuple(dragons[seat]))
+            if p.key != hkey:
+                self._write(ss, p, hkey, lambda: self._cards(hkey, ((0, 0), (1, 0))))
+        card, dip = ti.get("card"), ti["dragons_in_play"]
+        if card != ss.card or dip is not ss.dip or disc is not ss.disc or drd is not ss.drd:
+            ss.card, ss.dip, ss.disc, ss.drd = card, dip, disc, drd
+            p = parts["cards"]
+            ckey = (card, tuple(dip), tuple(disc[-5:]), tuple(drd[-5:]))
+            if p.key != ckey:
+                self._write(ss, p, ckey, lambda: self._cards(ckey, ((1, 1), (2, 2), (3, 2)), card))
+        # lists by reference: the same object compares equal at once, another one by value
+        raw = (st.to_move(), st.active, st.turn, st.pool, st.dragon_tokens, st.victory, res, st.honor,
+               st.banners, st.command, hands, dragons, st.cmd_deck, st.dr_deck, disc)
         if raw != ss.raw:
             ss.raw = raw
             v0 = self.vec0
@@ -231,7 +259,7 @@ class CCObserver:
             cur[self.ch(f"tent:{'own' if side == seat else 'enemy'}") + self.cell(st, h, flip)] = 1
         np.clip(cur, 0.0, 1.0, out=cur)
         ss.cur, ss.mv = cur, _view(cur)
-        ss.units, ss.leaders, ss.top, ss.raw, ss.written = {}, {}, None, None, {}
+        ss.clear()
         ss.parts = {k: _Part() for k in ("objectives", "orders", "pending", "hand", "cards")}
         ss.parts["cards"] = _Part(self.public)  # the public cards are the same for every seat: one memo
 
@@ -266,7 +294,7 @@ class CCObserver:
                 w += (lch[(ld.side, ld.kind)] + c, lone[ld.side] + c)
                 mv[w[0]] = mv[w[1]] = 1.0
             written[h] = w
-        ss.units, ss.leaders = dict(units), dict(leaders)
+        ss.units, ss.leaders = units, leaders
 
     def _objectives(self, st: Any, seat: int, flip: bool) -> Sparse:
         out: Sparse = {}
@@ -313,8 +341,8 @@ class CCObserver:
         for f in top.get("faces", []) or []:
             add(self.sc(f"faces:{f}"), 1 / 8)
         if top["seat"] == seat and top.get("drawn"):  # what only the seat to move sees
-            for c in top["drawn"]:
-                add(self.card_sc[c][3], 1 / 2)
+            for cid in top["drawn"]:
+                add(self.card_sc[cid][3], 1 / 2)
         return out
 
     def _cards(self, key: tuple[Any, ...], lists: tuple[tuple[int, int], ...], card: str | None = None) -> Sparse:
