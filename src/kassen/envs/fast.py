@@ -15,6 +15,7 @@ hex keys may be anything; ``find_unit``/``find_leader``; ``to_move()``, ``result
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import numpy as np
@@ -31,11 +32,24 @@ _COUNTERS = ("to-move-is-me", "active-is-me", "turn", "honor:own", "honor:enemy"
 
 Sparse = dict[int, int]  # flat index -> how many times its increment was added
 
+#: the most cards of one kind a card list may hold (a Command deck has 60 cards)
+_MOST_CARDS = 64
+
 #: an input never seen (no state has it)
 _UNSEEN = object()
 
 #: a part's memo is dropped when it holds more keys than this
 _MEMO = 4096
+
+
+def _run32(inc: float) -> list[float]:
+    """``n`` times ``inc`` summed in float32 (as the JSON encoder sums), clipped to 1, for n = 0,
+    1, ..., ``_MOST_CARDS``."""
+    out, acc = [0.0], np.float32(0)
+    for _ in range(_MOST_CARDS):
+        acc = np.float32(acc + np.float32(inc))
+        out.append(min(1.0, float(acc)))
+    return out
 
 
 def _view(a: np.ndarray) -> Any:
@@ -81,6 +95,10 @@ class _Seat:
         self.dip: Any = None
         self.disc: Any = None
         self.drd: Any = None
+        #: the orders' cells written
+        self.ordered: list[int] = []
+        #: per card list (``CCObserver._list``): the cards written and the scalars written
+        self.lists: list[tuple[list[str], list[int]] | None] = [None] * 6
 
 
 class CCObserver:
@@ -92,7 +110,6 @@ class CCObserver:
         self.hw = lay.grid[0] * lay.grid[1]
         self.vec0 = lay.plane_size
         self.seats: dict[int, _Seat] = {}
-        self.public: dict[Any, tuple[list[int], list[float]]] = {}
         #: hex key -> flat cell (row * columns + column), per flip
         self.cells: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
         if tuple(lay.scalars[: len(_COUNTERS)]) != _COUNTERS:
@@ -112,6 +129,11 @@ class CCObserver:
         for did, slug in t.dragon_ids.items():
             self.card_sc[did] = tuple(self._sc_inc(f"{k}:{slug}", inc) for k, inc in (
                 ("my-dragons", 1 / 3), ("dragons-in-play", 1 / 2), ("recent-dragon-discard", 1 / 5)))
+        #: card scalar -> its value for n cards of that kind (n = 0, 1, ...): float32 sums, clipped
+        runs = {inc: _run32(inc) for inc in set(self.inc.values())}
+        self.tab: dict[int, list[float]] = {i: runs[self.inc[i]] for sc in self.card_sc.values()
+                                            for i in sc if i is not None}
+        self.ordered_ch, self.ordered_leader_ch = self.ch("ordered"), self.ch("ordered-leader")
         #: piece channel offsets, per viewer: (side, unit type) -> offset; (side, leader kind) -> offset
         self.unit_ch: list[dict[tuple[int, str], int | None]] = []
         self.leader_ch: list[dict[tuple[int, str], int]] = []
@@ -176,9 +198,20 @@ class CCObserver:
                 self._write(ss, p, hkey, lambda: self._objectives(st, seat, flip))
         ti = st.ti
         orders = ti["orders"]
-        if orders is not ss.orders:
-            if ss.orders is None or orders != ss.orders:
-                self._write(ss, parts["orders"], None, lambda: self._orders(st, flip), memo=False)
+        old_orders = ss.orders
+        if orders is not old_orders:
+            if old_orders is None or orders != old_orders:
+                mv = ss.mv
+                n = 0 if old_orders is None else len(old_orders)
+                if n and len(orders) > n and orders[:n] == old_orders:
+                    new = self._orders(st, orders[n:], flip)  # more pieces ordered, none moved
+                    ss.ordered = ss.ordered + new
+                else:
+                    for i in ss.ordered:
+                        mv[i] = 0.0
+                    ss.ordered = new = self._orders(st, orders, flip)
+                for i in new:
+                    mv[i] = 1.0
             ss.orders = orders
         res = st.result()
         stack = st.stack
@@ -196,28 +229,54 @@ class CCObserver:
             if p.key != pkey:
                 self._write(ss, p, pkey, lambda: self._pending(seat, flip, top))
         ss.top = top
+        # the card lists, each list's scalars replaced when it changed (see ``_list``)
         hands, dragons, disc, drd = st.hands, st.dragons, st.cmd_discard, st.dr_discard
         if hands is not ss.hands or dragons is not ss.dragons:
             ss.hands, ss.dragons = hands, dragons
-            p = parts["hand"]
-            hkey = (tuple(hands[seat]), tuple(dragons[seat]))
-            if p.key != hkey:
-                self._write(ss, p, hkey, lambda: self._cards(hkey, ((0, 0), (1, 0))))
+            self._list(ss, 0, hands[seat], 0)
+            self._list(ss, 1, dragons[seat], 0)
         card, dip = ti.get("card"), ti["dragons_in_play"]
-        if card != ss.card or dip is not ss.dip or disc is not ss.disc or drd is not ss.drd:
-            ss.card, ss.dip, ss.disc, ss.drd = card, dip, disc, drd
-            p = parts["cards"]
-            ckey = (card, tuple(dip), tuple(disc[-5:]), tuple(drd[-5:]))
-            if p.key != ckey:
-                self._write(ss, p, ckey, lambda: self._cards(ckey, ((1, 1), (2, 2), (3, 2)), card))
+        if card != ss.card:
+            ss.card = card
+            self._list(ss, 2, [] if card is None else [card], 1)
+        if dip is not ss.dip:
+            ss.dip = dip
+            self._list(ss, 3, dip, 1)
+        if disc is not ss.disc:
+            ss.disc = disc
+            self._list(ss, 4, disc[-5:], 2)
+        if drd is not ss.drd:
+            ss.drd = drd
+            self._list(ss, 5, drd[-5:], 2)
         # lists by reference: the same object compares equal at once, another one by value
         raw = (st.to_move(), st.active, st.turn, st.pool, st.dragon_tokens, st.victory, res, st.honor,
                st.banners, st.command, hands, dragons, st.cmd_deck, st.dr_deck, disc)
         if raw != ss.raw:
             ss.raw = raw
             v0 = self.vec0
-            ss.cur[v0:v0 + self.n_counters] = self._counters(st, seat, res)
+            ss.mv[v0:v0 + self.n_counters] = array("f", self._counters(st, seat, res))
         return ss.cur.copy()
+
+    def _list(self, ss: _Seat, slot: int, cards: list[str], role: int) -> None:
+        """Replace the scalars of card list ``slot`` (own hand, own Dragons, card played, Dragons in
+        play, recent discards, recent Dragon discards): each card's scalar number ``role``, summed
+        per kind, when the list differs from the one written."""
+        old = ss.lists[slot]
+        if old is not None and old[0] == cards:
+            return
+        csc = self.card_sc
+        counts: dict[int, int] = {}
+        for c in cards:
+            i = csc[c][role]
+            if i is not None:
+                counts[i] = counts.get(i, 0) + 1
+        mv, tab = ss.mv, self.tab
+        if old is not None:
+            for i in old[1]:
+                mv[i] = 0.0
+        for i, n in counts.items():
+            mv[i] = tab[i][n]
+        ss.lists[slot] = (list(cards), list(counts))
 
     def _write(self, ss: _Seat, part: _Part, key: Any, make: Any, memo: bool = True) -> None:
         got = part.memo.get(key) if memo else None
@@ -260,8 +319,7 @@ class CCObserver:
         np.clip(cur, 0.0, 1.0, out=cur)
         ss.cur, ss.mv = cur, _view(cur)
         ss.clear()
-        ss.parts = {k: _Part() for k in ("objectives", "orders", "pending", "hand", "cards")}
-        ss.parts["cards"] = _Part(self.public)  # the public cards are the same for every seat: one memo
+        ss.parts = {k: _Part() for k in ("objectives", "pending")}
 
     def _pieces(self, ss: _Seat, st: Any, seat: int, flip: bool) -> None:
         """Rewrite the hexes whose unit or Leader changed since this seat last looked."""
@@ -307,13 +365,14 @@ class CCObserver:
                 out[base + self.cell(st, h, flip)] = 1
         return out
 
-    def _orders(self, st: Any, flip: bool) -> Sparse:
-        out: Sparse = {}
-        for k in st.ti["orders"]:
+    def _orders(self, st: Any, orders: list[str], flip: bool) -> list[int]:
+        """The cells of the ordered pieces ``orders`` (piece keys)."""
+        out = []
+        units, ordered, ordered_leader = st.units, self.ordered_ch, self.ordered_leader_ch
+        for k in orders:
             h = st.key_hex(k)
             if h is not None:
-                key = "ordered-leader" if k[0] == "l" and h in st.units else "ordered"
-                out[self.ch(key) + self.cell(st, h, flip)] = 1
+                out.append((ordered_leader if k[0] == "l" and h in units else ordered) + self.cell(st, h, flip))
         return out
 
     def _pending(self, seat: int, flip: bool, top: dict[str, Any] | None) -> Sparse:
@@ -343,21 +402,6 @@ class CCObserver:
         if top["seat"] == seat and top.get("drawn"):  # what only the seat to move sees
             for cid in top["drawn"]:
                 add(self.card_sc[cid][3], 1 / 2)
-        return out
-
-    def _cards(self, key: tuple[Any, ...], lists: tuple[tuple[int, int], ...], card: str | None = None) -> Sparse:
-        """The card scalars: ``lists`` are (position in ``key``, which scalar of a card) pairs."""
-        out: Sparse = {}
-        csc = self.card_sc
-        for pos, k in lists:
-            for c in key[pos]:
-                i = csc[c][k]
-                if i is not None:
-                    out[i] = out.get(i, 0) + 1
-        if card:
-            i = csc[card][1]
-            if i is not None:
-                out[i] = 1
         return out
 
     def _counters(self, st: Any, seat: int, res: Any) -> list[float]:
