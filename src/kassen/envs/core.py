@@ -66,6 +66,7 @@ class Match:
         self.index: ActionIndex = action_index(self.game)
         self.encoder: Encoder = encoder(self.game.id)
         self.observer = Observer(self.game.id)
+        self._observe = self.observer.fast.observe if self.observer.fast is not None else self.observer.observe
         self.state: State = self.game.new_state(scenario, 0, **options)
         self.rng = Rng(0)
         self._seen: State | None = None  # the state the caches below are of
@@ -108,7 +109,7 @@ class Match:
 
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation tensor (a fresh array)."""
-        return self.observer.observe(self.state, seat)
+        return self._observe(self.state, seat)  # type: ignore[arg-type]
 
     def play(self, action: int | str) -> None:
         if isinstance(action, str):

@@ -5,12 +5,16 @@
 games), reading only what ``observation(seat)`` shows that seat: the board, the public
 counts, the seat's own hand and Dragon cards, the cards it drew when it is to move. It
 keeps one tensor per seat and rewrites only the parts whose inputs changed since that
-seat's last observation: pieces, objectives, orders, the pending decision, the counters
-and the cards. Each part writes its own channels and scalars, so a part is replaced by
-zeroing what it wrote before and writing the new values.
+seat's last observation: pieces (hex by hex), objectives, orders, the pending decision,
+the counters and six card lists. Each part writes its own channels and scalars, so a part
+is replaced by zeroing what it wrote before and writing the new values.
 
-The state is read through its accessors where it has them (``name(h)`` for a hex, so the
-hex keys may be anything; ``find_unit``/``find_leader``; ``to_move()``, ``result()``).
+Inputs are compared by identity first: a state returned by ``apply`` (or ``new_state``,
+``clone``, ``determinize``) is never changed afterwards (its children copy what they change:
+copy-on-write), so a part whose input objects are the ones it was written from is skipped
+without looking inside; otherwise the inputs are compared by value. The observer holds the
+inputs by reference, never copies them. A state changed in place after it was observed
+(which the engine never does) would not be seen.
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from kassen.engine.hexgrid import Hex
+from kassen.engine.protocol import Result
 from kassen.envs.tensors import CCEncoder, Encoder, encoder
+from kassen.rulesets.cc_samurai.state import CCState
 from kassen.rulesets.registry import load_game
 
 #: the keys of the pending decision the tensor reads (``pending_json``'s)
@@ -111,7 +118,7 @@ class CCObserver:
         self.vec0 = lay.plane_size
         self.seats: dict[int, _Seat] = {}
         #: hex key -> flat cell (row * columns + column), per flip
-        self.cells: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
+        self.cells: tuple[dict[Hex, int], dict[Hex, int]] = ({}, {})
         if tuple(lay.scalars[: len(_COUNTERS)]) != _COUNTERS:
             raise AssertionError("the counters are the first scalars of the C&C layout")
         self.n_counters = len(_COUNTERS)
@@ -160,7 +167,7 @@ class CCObserver:
             self.inc[i] = inc
         return i
 
-    def cell(self, st: Any, h: Any, flip: bool) -> int:
+    def cell(self, st: CCState, h: Hex, flip: bool) -> int:
         m = self.cells[flip]
         got = m.get(h)
         if got is None:
@@ -169,7 +176,7 @@ class CCObserver:
         return got
 
     # ------------------------------------------------------------ the tensor
-    def observe(self, st: Any, seat: int) -> np.ndarray:
+    def observe(self, st: CCState, seat: int) -> np.ndarray:
         """``seat``'s tensor of ``st`` (a fresh array)."""
         ss = self.seats.get(seat)
         if ss is None:
@@ -304,7 +311,7 @@ class CCObserver:
         got = self.sums[(inc, n)] = min(1.0, float(acc))
         return got
 
-    def _static(self, ss: _Seat, st: Any, seat: int, bottom: int, flip: bool) -> None:
+    def _static(self, ss: _Seat, st: CCState, seat: int, bottom: int, flip: bool) -> None:
         """The board, the sections, the terrain and the tents; every part is rewritten after."""
         enc = self.enc
         cur = np.zeros(enc.size, np.float32)
@@ -321,7 +328,7 @@ class CCObserver:
         ss.clear()
         ss.parts = {k: _Part() for k in ("objectives", "pending")}
 
-    def _pieces(self, ss: _Seat, st: Any, seat: int, flip: bool) -> None:
+    def _pieces(self, ss: _Seat, st: CCState, seat: int, flip: bool) -> None:
         """Rewrite the hexes whose unit or Leader changed since this seat last looked."""
         units, leaders, old_u, old_l = st.units, st.leaders, ss.units, ss.leaders
         changed = {h for h, u in units.items() if old_u.get(h) is not u}
@@ -354,7 +361,7 @@ class CCObserver:
             written[h] = w
         ss.units, ss.leaders = units, leaders
 
-    def _objectives(self, st: Any, seat: int, flip: bool) -> Sparse:
+    def _objectives(self, st: CCState, seat: int, flip: bool) -> Sparse:
         out: Sparse = {}
         for i, o in enumerate(st.objective_defs):
             held = st.obj_held[i]
@@ -365,7 +372,7 @@ class CCObserver:
                 out[base + self.cell(st, h, flip)] = 1
         return out
 
-    def _orders(self, st: Any, orders: list[str], flip: bool) -> list[int]:
+    def _orders(self, st: CCState, orders: list[str], flip: bool) -> list[int]:
         """The cells of the ordered pieces ``orders`` (piece keys)."""
         out = []
         units, ordered, ordered_leader = st.units, self.ordered_ch, self.ordered_leader_ch
@@ -404,7 +411,7 @@ class CCObserver:
                 add(self.card_sc[cid][3], 1 / 2)
         return out
 
-    def _counters(self, st: Any, seat: int, res: Any) -> list[float]:
+    def _counters(self, st: CCState, seat: int, res: Result | None) -> list[float]:
         enc = self.enc
         en = 1 - seat
         vb = max(1, st.victory)
