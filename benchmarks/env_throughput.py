@@ -20,6 +20,7 @@ import statistics
 import time
 from typing import Any
 
+import kassen
 import kassen.envs
 from kassen.rulesets.registry import load_game
 
@@ -75,7 +76,7 @@ def main() -> None:
         assert n1 == n2, "the env played another game"
         d1, c1, d2, c2 = d1 + n1, c1 + t1, d2 + n2, c2 + t2
         ratios.append(t2 / t1)
-    print(json.dumps({"game": a.game, "games": a.games, "seed": a.seed,
+    print(json.dumps({"game": a.game, "games": a.games, "seed": a.seed, "build": kassen.build(),
                       "engine": {"decisions": d1, "cpu_s": round(c1, 2), "per_cpu_s": round(d1 / c1)},
                       "env": {"decisions": d2, "cpu_s": round(c2, 2), "per_cpu_s": round(d2 / c2)},
                       "env_over_engine_cpu_per_decision": round((c2 / d2) / (c1 / d1), 2),

@@ -66,12 +66,12 @@ class Match:
         self.index: ActionIndex = action_index(self.game)
         self.encoder: Encoder = encoder(self.game.id)
         self.observer = Observer(self.game.id)
+        self._observe = self.observer.fast.observe if self.observer.fast is not None else self.observer.observe
         self.state: State = self.game.new_state(scenario, 0, **options)
         self.rng = Rng(0)
         self._seen: State | None = None  # the state the caches below are of
         self._legal: list[str] = []
         self._codes: dict[str, int] = {}
-        self._ids: np.ndarray | None = None
 
     def reset(self, seed: int) -> None:
         self.state = self.game.new_state(self.scenario, seed, **self.options)
@@ -88,7 +88,6 @@ class Match:
             self._seen = self.state
             self._legal = self.state.legal_actions()
             self._codes = self.index.encode(self._legal)
-            self._ids = None
 
     def legal(self) -> list[str]:
         self._fresh()
@@ -102,16 +101,15 @@ class Match:
     def mask(self, seat: int | None = None) -> np.ndarray:
         """1 for each legal action of ``seat`` (zeros when ``seat`` is not to move); a fresh array."""
         self._fresh()
-        m = np.zeros(self.index.size, np.int8)
+        m = bytearray(self.index.size)  # zeroed; its items are cheaper to set than an array's
         if seat is None or self.state.to_move() == seat:
-            if self._ids is None:
-                self._ids = np.fromiter(self._codes.values(), np.intp, len(self._codes))
-            m[self._ids] = 1
-        return m
+            for i in self._codes.values():
+                m[i] = 1
+        return np.frombuffer(m, np.int8)
 
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation tensor (a fresh array)."""
-        return self.observer.observe(self.state, seat)
+        return self._observe(self.state, seat)  # type: ignore[arg-type]
 
     def play(self, action: int | str) -> None:
         if isinstance(action, str):

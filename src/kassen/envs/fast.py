@@ -5,21 +5,29 @@
 games), reading only what ``observation(seat)`` shows that seat: the board, the public
 counts, the seat's own hand and Dragon cards, the cards it drew when it is to move. It
 keeps one tensor per seat and rewrites only the parts whose inputs changed since that
-seat's last observation: pieces, objectives, orders, the pending decision, the counters
-and the cards. Each part writes its own channels and scalars, so a part is replaced by
-zeroing what it wrote before and writing the new values.
+seat's last observation: pieces (hex by hex), objectives, orders, the pending decision,
+the counters and six card lists. Each part writes its own channels and scalars, so a part
+is replaced by zeroing what it wrote before and writing the new values.
 
-The state is read through its accessors where it has them (``name(h)`` for a hex, so the
-hex keys may be anything; ``find_unit``/``find_leader``; ``to_move()``, ``result()``).
+Inputs are compared by identity first: a state returned by ``apply`` (or ``new_state``,
+``clone``, ``determinize``) is never changed afterwards (its children copy what they change:
+copy-on-write), so a part whose input objects are the ones it was written from is skipped
+without looking inside; otherwise the inputs are compared by value. The observer holds the
+inputs by reference, never copies them. A state changed in place after it was observed
+(which the engine never does) would not be seen.
 """
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import numpy as np
 
+from kassen.engine.hexgrid import Hex
+from kassen.engine.protocol import Result
 from kassen.envs.tensors import CCEncoder, Encoder, encoder
+from kassen.rulesets.cc_samurai.state import CCState
 from kassen.rulesets.registry import load_game
 
 #: the keys of the pending decision the tensor reads (``pending_json``'s)
@@ -31,8 +39,24 @@ _COUNTERS = ("to-move-is-me", "active-is-me", "turn", "honor:own", "honor:enemy"
 
 Sparse = dict[int, int]  # flat index -> how many times its increment was added
 
+#: the most cards of one kind a card list may hold (a Command deck has 60 cards)
+_MOST_CARDS = 64
+
+#: an input never seen (no state has it)
+_UNSEEN = object()
+
 #: a part's memo is dropped when it holds more keys than this
 _MEMO = 4096
+
+
+def _run32(inc: float) -> list[float]:
+    """``n`` times ``inc`` summed in float32 (as the JSON encoder sums), clipped to 1, for n = 0,
+    1, ..., ``_MOST_CARDS``."""
+    out, acc = [0.0], np.float32(0)
+    for _ in range(_MOST_CARDS):
+        acc = np.float32(acc + np.float32(inc))
+        out.append(min(1.0, float(acc)))
+    return out
 
 
 def _view(a: np.ndarray) -> Any:
@@ -52,19 +76,36 @@ class _Part:
 
 
 class _Seat:
-    """One seat's current tensor and the inputs of each part."""
+    """One seat's current tensor and the inputs it was written from (the state's own objects,
+    held by reference: see ``CCObserver.observe``)."""
 
     def __init__(self, size: int) -> None:
         self.cur = np.zeros(size, np.float32)
         self.mv = _view(self.cur)  # item writes through it are cheaper than numpy's
         self.static: Any = None
+        self.parts: dict[str, _Part] = {}
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget every input: the next observation rewrites every part."""
         self.top: Any = None
         self.raw: Any = None
         self.units: dict[Any, Any] = {}
         self.leaders: dict[Any, Any] = {}
         #: hex -> the piece cells written for it
         self.written: dict[Any, list[int]] = {}
-        self.parts: dict[str, _Part] = {}
+        self.held: Any = None
+        self.orders: Any = None
+        self.hands: Any = None
+        self.dragons: Any = None
+        self.card: Any = _UNSEEN
+        self.dip: Any = None
+        self.disc: Any = None
+        self.drd: Any = None
+        #: the orders' cells written
+        self.ordered: list[int] = []
+        #: per card list (``CCObserver._list``): the cards written and the scalars written
+        self.lists: list[tuple[list[str], list[int]] | None] = [None] * 6
 
 
 class CCObserver:
@@ -76,9 +117,8 @@ class CCObserver:
         self.hw = lay.grid[0] * lay.grid[1]
         self.vec0 = lay.plane_size
         self.seats: dict[int, _Seat] = {}
-        self.public: dict[Any, tuple[list[int], list[float]]] = {}
         #: hex key -> flat cell (row * columns + column), per flip
-        self.cells: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
+        self.cells: tuple[dict[Hex, int], dict[Hex, int]] = ({}, {})
         if tuple(lay.scalars[: len(_COUNTERS)]) != _COUNTERS:
             raise AssertionError("the counters are the first scalars of the C&C layout")
         self.n_counters = len(_COUNTERS)
@@ -96,6 +136,11 @@ class CCObserver:
         for did, slug in t.dragon_ids.items():
             self.card_sc[did] = tuple(self._sc_inc(f"{k}:{slug}", inc) for k, inc in (
                 ("my-dragons", 1 / 3), ("dragons-in-play", 1 / 2), ("recent-dragon-discard", 1 / 5)))
+        #: card scalar -> its value for n cards of that kind (n = 0, 1, ...): float32 sums, clipped
+        runs = {inc: _run32(inc) for inc in set(self.inc.values())}
+        self.tab: dict[int, list[float]] = {i: runs[self.inc[i]] for sc in self.card_sc.values()
+                                            for i in sc if i is not None}
+        self.ordered_ch, self.ordered_leader_ch = self.ch("ordered"), self.ch("ordered-leader")
         #: piece channel offsets, per viewer: (side, unit type) -> offset; (side, leader kind) -> offset
         self.unit_ch: list[dict[tuple[int, str], int | None]] = []
         self.leader_ch: list[dict[tuple[int, str], int]] = []
@@ -122,7 +167,7 @@ class CCObserver:
             self.inc[i] = inc
         return i
 
-    def cell(self, st: Any, h: Any, flip: bool) -> int:
+    def cell(self, st: CCState, h: Hex, flip: bool) -> int:
         m = self.cells[flip]
         got = m.get(h)
         if got is None:
@@ -131,36 +176,55 @@ class CCObserver:
         return got
 
     # ------------------------------------------------------------ the tensor
-    def observe(self, st: Any, seat: int) -> np.ndarray:
+    def observe(self, st: CCState, seat: int) -> np.ndarray:
         """``seat``'s tensor of ``st`` (a fresh array)."""
         ss = self.seats.get(seat)
         if ss is None:
             ss = self.seats[seat] = _Seat(self.enc.size)
-        bottom = st.bottom
-        flip = seat != bottom
+        # Each part's inputs are first compared by identity: a state's lists and dicts are never
+        # changed once apply has returned it (its children copy what they change), so the same
+        # object means the same content; another object is then compared by value.
+        bottom, terrain, tents, sid = st.bottom, st.terrain, st.tents, st.scenario_id
         sk = ss.static
-        if sk is None or sk[0] != bottom or sk[1] != st.terrain or sk[2] != st.tents or sk[3] != st.scenario_id:
-            self._static(ss, st, seat, bottom, flip)
-            ss.static = (bottom, dict(st.terrain), dict(st.tents), st.scenario_id)
+        if sk is None or sk[1] is not terrain or sk[2] is not tents or sk[0] != bottom or sk[3] != sid:
+            if sk is None or sk[0] != bottom or sk[1] != terrain or sk[2] != tents or sk[3] != sid:
+                self._static(ss, st, seat, bottom, bottom != seat)
+            ss.static = (bottom, terrain, tents, sid)
+        flip = seat != bottom
         parts = ss.parts
         units, leaders = st.units, st.leaders
-        if units != ss.units or leaders != ss.leaders:
+        if units is not ss.units or leaders is not ss.leaders:
             self._pieces(ss, st, seat, flip)
-            parts["orders"].key = None  # the ordered pieces may have moved
-        p = parts["objectives"]
-        held = tuple(st.obj_held)
-        if p.key != held:
-            self._write(ss, p, held, lambda: self._objectives(st, seat, flip))
+            ss.orders = None  # the ordered pieces may have moved
+        held = st.obj_held
+        if held is not ss.held:
+            ss.held = held
+            p = parts["objectives"]
+            hkey = tuple(held)
+            if p.key != hkey:
+                self._write(ss, p, hkey, lambda: self._objectives(st, seat, flip))
         ti = st.ti
-        p = parts["orders"]
-        orders = tuple(ti["orders"])
-        if p.key != orders:
-            self._write(ss, p, orders, lambda: self._orders(st, flip), memo=False)
+        orders = ti["orders"]
+        old_orders = ss.orders
+        if orders is not old_orders:
+            if old_orders is None or orders != old_orders:
+                mv = ss.mv
+                n = 0 if old_orders is None else len(old_orders)
+                if n and len(orders) > n and orders[:n] == old_orders:
+                    new = self._orders(st, orders[n:], flip)  # more pieces ordered, none moved
+                    ss.ordered = ss.ordered + new
+                else:
+                    for i in ss.ordered:
+                        mv[i] = 0.0
+                    ss.ordered = new = self._orders(st, orders, flip)
+                for i in new:
+                    mv[i] = 1.0
+            ss.orders = orders
         res = st.result()
         stack = st.stack
         top = stack[-1] if stack and res is None else None
-        if top != ss.top or (top is None) != (ss.top is None):
-            ss.top = None if top is None else dict(top)
+        old = ss.top
+        if top is not old and (top is None or old is None or top != old):
             if top is None:
                 pkey: Any = None
             else:
@@ -171,25 +235,55 @@ class CCObserver:
             p = parts["pending"]
             if p.key != pkey:
                 self._write(ss, p, pkey, lambda: self._pending(seat, flip, top))
-        hands, dragons, disc, drd = st.hands[seat], st.dragons[seat], st.cmd_discard, st.dr_discard
-        p = parts["hand"]
-        hkey = (tuple(hands), tuple(dragons))
-        if p.key != hkey:
-            self._write(ss, p, hkey, lambda: self._cards(hkey, ((0, 0), (1, 0))))
-        p = parts["cards"]
-        card = ti.get("card")
-        ckey = (card, tuple(ti["dragons_in_play"]), tuple(disc[-5:]), tuple(drd[-5:]))
-        if p.key != ckey:
-            self._write(ss, p, ckey, lambda: self._cards(ckey, ((1, 1), (2, 2), (3, 2)), card))
-        honor, banners, command, hands2, dragons2 = st.honor, st.banners, st.command, st.hands, st.dragons
-        raw = (st.to_move(), st.active, st.turn, honor[0], honor[1], st.pool, banners[0], banners[1], st.victory,
-               command[0], command[1], len(hands2[0]), len(hands2[1]), len(dragons2[0]), len(dragons2[1]),
-               len(st.cmd_deck), len(st.dr_deck), len(disc), st.dragon_tokens, res)
+        ss.top = top
+        # the card lists, each list's scalars replaced when it changed (see ``_list``)
+        hands, dragons, disc, drd = st.hands, st.dragons, st.cmd_discard, st.dr_discard
+        if hands is not ss.hands or dragons is not ss.dragons:
+            ss.hands, ss.dragons = hands, dragons
+            self._list(ss, 0, hands[seat], 0)
+            self._list(ss, 1, dragons[seat], 0)
+        card, dip = ti.get("card"), ti["dragons_in_play"]
+        if card != ss.card:
+            ss.card = card
+            self._list(ss, 2, [] if card is None else [card], 1)
+        if dip is not ss.dip:
+            ss.dip = dip
+            self._list(ss, 3, dip, 1)
+        if disc is not ss.disc:
+            ss.disc = disc
+            self._list(ss, 4, disc[-5:], 2)
+        if drd is not ss.drd:
+            ss.drd = drd
+            self._list(ss, 5, drd[-5:], 2)
+        # lists by reference: the same object compares equal at once, another one by value
+        raw = (st.to_move(), st.active, st.turn, st.pool, st.dragon_tokens, st.victory, res, st.honor,
+               st.banners, st.command, hands, dragons, st.cmd_deck, st.dr_deck, disc)
         if raw != ss.raw:
             ss.raw = raw
             v0 = self.vec0
-            ss.cur[v0:v0 + self.n_counters] = self._counters(st, seat, res)
+            ss.mv[v0:v0 + self.n_counters] = array("f", self._counters(st, seat, res))
         return ss.cur.copy()
+
+    def _list(self, ss: _Seat, slot: int, cards: list[str], role: int) -> None:
+        """Replace the scalars of card list ``slot`` (own hand, own Dragons, card played, Dragons in
+        play, recent discards, recent Dragon discards): each card's scalar number ``role``, summed
+        per kind, when the list differs from the one written."""
+        old = ss.lists[slot]
+        if old is not None and old[0] == cards:
+            return
+        csc = self.card_sc
+        counts: dict[int, int] = {}
+        for c in cards:
+            i = csc[c][role]
+            if i is not None:
+                counts[i] = counts.get(i, 0) + 1
+        mv, tab = ss.mv, self.tab
+        if old is not None:
+            for i in old[1]:
+                mv[i] = 0.0
+        for i, n in counts.items():
+            mv[i] = tab[i][n]
+        ss.lists[slot] = (list(cards), list(counts))
 
     def _write(self, ss: _Seat, part: _Part, key: Any, make: Any, memo: bool = True) -> None:
         got = part.memo.get(key) if memo else None
@@ -217,7 +311,7 @@ class CCObserver:
         got = self.sums[(inc, n)] = min(1.0, float(acc))
         return got
 
-    def _static(self, ss: _Seat, st: Any, seat: int, bottom: int, flip: bool) -> None:
+    def _static(self, ss: _Seat, st: CCState, seat: int, bottom: int, flip: bool) -> None:
         """The board, the sections, the terrain and the tents; every part is rewritten after."""
         enc = self.enc
         cur = np.zeros(enc.size, np.float32)
@@ -231,11 +325,10 @@ class CCObserver:
             cur[self.ch(f"tent:{'own' if side == seat else 'enemy'}") + self.cell(st, h, flip)] = 1
         np.clip(cur, 0.0, 1.0, out=cur)
         ss.cur, ss.mv = cur, _view(cur)
-        ss.units, ss.leaders, ss.top, ss.raw, ss.written = {}, {}, None, None, {}
-        ss.parts = {k: _Part() for k in ("objectives", "orders", "pending", "hand", "cards")}
-        ss.parts["cards"] = _Part(self.public)  # the public cards are the same for every seat: one memo
+        ss.clear()
+        ss.parts = {k: _Part() for k in ("objectives", "pending")}
 
-    def _pieces(self, ss: _Seat, st: Any, seat: int, flip: bool) -> None:
+    def _pieces(self, ss: _Seat, st: CCState, seat: int, flip: bool) -> None:
         """Rewrite the hexes whose unit or Leader changed since this seat last looked."""
         units, leaders, old_u, old_l = st.units, st.leaders, ss.units, ss.leaders
         changed = {h for h, u in units.items() if old_u.get(h) is not u}
@@ -266,9 +359,9 @@ class CCObserver:
                 w += (lch[(ld.side, ld.kind)] + c, lone[ld.side] + c)
                 mv[w[0]] = mv[w[1]] = 1.0
             written[h] = w
-        ss.units, ss.leaders = dict(units), dict(leaders)
+        ss.units, ss.leaders = units, leaders
 
-    def _objectives(self, st: Any, seat: int, flip: bool) -> Sparse:
+    def _objectives(self, st: CCState, seat: int, flip: bool) -> Sparse:
         out: Sparse = {}
         for i, o in enumerate(st.objective_defs):
             held = st.obj_held[i]
@@ -279,13 +372,14 @@ class CCObserver:
                 out[base + self.cell(st, h, flip)] = 1
         return out
 
-    def _orders(self, st: Any, flip: bool) -> Sparse:
-        out: Sparse = {}
-        for k in st.ti["orders"]:
+    def _orders(self, st: CCState, orders: list[str], flip: bool) -> list[int]:
+        """The cells of the ordered pieces ``orders`` (piece keys)."""
+        out = []
+        units, ordered, ordered_leader = st.units, self.ordered_ch, self.ordered_leader_ch
+        for k in orders:
             h = st.key_hex(k)
             if h is not None:
-                key = "ordered-leader" if k[0] == "l" and h in st.units else "ordered"
-                out[self.ch(key) + self.cell(st, h, flip)] = 1
+                out.append((ordered_leader if k[0] == "l" and h in units else ordered) + self.cell(st, h, flip))
         return out
 
     def _pending(self, seat: int, flip: bool, top: dict[str, Any] | None) -> Sparse:
@@ -313,26 +407,11 @@ class CCObserver:
         for f in top.get("faces", []) or []:
             add(self.sc(f"faces:{f}"), 1 / 8)
         if top["seat"] == seat and top.get("drawn"):  # what only the seat to move sees
-            for c in top["drawn"]:
-                add(self.card_sc[c][3], 1 / 2)
+            for cid in top["drawn"]:
+                add(self.card_sc[cid][3], 1 / 2)
         return out
 
-    def _cards(self, key: tuple[Any, ...], lists: tuple[tuple[int, int], ...], card: str | None = None) -> Sparse:
-        """The card scalars: ``lists`` are (position in ``key``, which scalar of a card) pairs."""
-        out: Sparse = {}
-        csc = self.card_sc
-        for pos, k in lists:
-            for c in key[pos]:
-                i = csc[c][k]
-                if i is not None:
-                    out[i] = out.get(i, 0) + 1
-        if card:
-            i = csc[card][1]
-            if i is not None:
-                out[i] = 1
-        return out
-
-    def _counters(self, st: Any, seat: int, res: Any) -> list[float]:
+    def _counters(self, st: CCState, seat: int, res: Result | None) -> list[float]:
         enc = self.enc
         en = 1 - seat
         vb = max(1, st.victory)

@@ -17,6 +17,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from kassen.engine.protocol import Game
 from kassen.envs.core import Match, check_action, fresh_seed
@@ -70,22 +74,31 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rewarded = False  # whether ``rewards`` holds anything but zeros
         self.steps = 0
         self._select()
 
     def _select(self) -> None:
+        """The agent to move and the infos: a new dict for an agent whose info changed (a dict
+        once handed out is never changed), ``legal_actions`` for the agent to move."""
         seat = self.match.state.to_move()
         if seat is not None and seat >= 0:
             self.agent_selection = self.possible_agents[seat]
         sel, terminations, infos = self.agent_selection, self.terminations, self.infos
         for a in self.agents:
-            infos[a] = {"to_move": sel == a and not terminations[a]}
-        if sel in infos and infos[sel]["to_move"]:
-            infos[sel]["legal_actions"] = self.match.legal()
+            if sel == a and not terminations[a]:
+                infos[a] = {"to_move": True, "legal_actions": self.match.legal()}
+            elif infos[a].get("to_move") is not False:
+                infos[a] = {"to_move": False}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         return {"observation": self.match.observe(seat), "action_mask": self.match.mask(seat)}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -95,8 +108,12 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.match.play(check_action(action))
         self.steps += 1
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._rewarded:  # the zeros of a step without rewards are kept, not made anew
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
         if self.match.state.is_terminal():
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = True
             for a, r in zip(self.possible_agents, self.match.returns()):
                 if a in self.rewards:
                     self.rewards[a] = r
@@ -105,7 +122,8 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
             for a in self.agents:
                 self.truncations[a] = True
         self._select()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -147,10 +165,42 @@ class KassenOrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
             EnvLogger.error_observe_before_reset()
         return self.env.observe(agent)
 
+    def step(self, action: Any) -> None:
+        env = self.env
+        if self._has_reset and env.agents:
+            self._has_updated = True
+            env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if observe and not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)  # type: ignore[no-any-return]
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's order-enforcing iterator, reading the env behind the wrapper directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection  # type: ignore[no-any-return]
 
 
 def raw_env(game: Game | str, scenario: str | None = None, seed: int | None = None, **kwargs: Any) -> KassenAECEnv:
