@@ -21,7 +21,9 @@ from setuptools.command.build_ext import build_ext
 PACKAGES = ["src/kassen/rulesets/cc_samurai"]
 #: single engine modules the rules call on every step
 MODULES = ["src/kassen/engine/hexgrid.py", "src/kassen/engine/rng.py", "src/kassen/engine/dice.py",
-           "src/kassen/engine/events.py"]
+           "src/kassen/engine/events.py",
+           # the look-ahead players' playout loop (MCTS, greedy): nearly all their time outside apply
+           "src/kassen/ai/playout.py"]
 #: the compiled modules share one library, ``kassen__mypyc`` next to the package (kassen/__init__.py
 #: compares its age with the sources')
 GROUP = "kassen"
