@@ -23,7 +23,9 @@ PACKAGES = ["src/kassen/rulesets/cc_samurai"]
 MODULES = ["src/kassen/engine/hexgrid.py", "src/kassen/engine/rng.py", "src/kassen/engine/dice.py",
            "src/kassen/engine/events.py",
            # the C&C observation tensor of the environments, read from the state's native attributes
-           "src/kassen/envs/fast.py"]
+           "src/kassen/envs/fast.py",
+           # the look-ahead players' playout loop (MCTS, greedy): nearly all their time outside apply
+           "src/kassen/ai/playout.py"]
 #: the compiled modules share one library, ``kassen__mypyc`` next to the package (kassen/__init__.py
 #: compares its age with the sources')
 GROUP = "kassen"

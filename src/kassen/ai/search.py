@@ -6,7 +6,8 @@ orders, the dice generator — has been resampled. They never apply an action to
 the real state, so they cannot read hidden cards or foresee the real dice.
 
 Playouts use :func:`playout_policy`, which is better than uniform: it fights when
-it can, closes with the enemy and rarely passes, and otherwise picks at random.
+it can, closes with the enemy and rarely passes, and otherwise picks at random
+(kassen.ai.playout: the playout loop, compiled with the engine).
 """
 
 from __future__ import annotations
@@ -16,65 +17,20 @@ import time
 from dataclasses import dataclass, field
 
 from kassen.ai.players import Player
+from kassen.ai.playout import (
+    AGGRESSIVE,
+    PASSIVE,
+    RESIGN,
+    greedy_value,
+    play_policy,
+    playout_policy,
+    rollout,
+)
 from kassen.engine.protocol import CHANCE, State, sample_chance
 from kassen.engine.rng import Rng
 
-AGGRESSIVE = ("attack", "fire", "bonus", "advance", "battle-back")
-PASSIVE = ("end-", "done", "no-", "stay", "keep-dragons")
-
-
-#: actions that give the game away: no player (nor a playout) takes them unless nothing else is legal
-RESIGN = ("concede", "resign", "surrender")
-
-
-#: action -> its kind for the playout policy (below); the same strings recur all game long
-_KINDS: dict[str, int] = {}
-_FIGHT, _OTHER, _PASSIVE, _RESIGN = 1, 2, 3, 4
-
-
-def _kind(action: str) -> int:
-    k = _KINDS.get(action)
-    if k is None:
-        k = (_RESIGN if action in RESIGN else _FIGHT if action.startswith(AGGRESSIVE)
-             else _PASSIVE if action.startswith(PASSIVE) else _OTHER)
-        if len(_KINDS) < 200_000:
-            _KINDS[action] = k
-    return k
-
-
-def playout_policy(state: State, legal: list[str], rng: Rng) -> str:
-    """A cheap default policy: prefer fighting, then acting, over passing; never concede."""
-    kinds = _KINDS
-    ks = [kinds.get(a) or _kind(a) for a in legal]
-    if _RESIGN in ks:
-        kept = [a for a, k in zip(legal, ks) if k != _RESIGN]
-        if kept:
-            legal, ks = kept, [k for k in ks if k != _RESIGN]
-    if _FIGHT in ks and rng.randbelow(10) < 8:
-        return rng.choice([a for a, k in zip(legal, ks) if k == _FIGHT])
-    active = [a for a, k in zip(legal, ks) if k != _PASSIVE] if _PASSIVE in ks else legal
-    if active and rng.randbelow(10) < 8:
-        return rng.choice(active)
-    return rng.choice(legal)
-
-
-def rollout(state: State, seat: int, rng: Rng, depth: int) -> float:
-    """Play ``depth`` actions with the playout policy, then the heuristic for ``seat``."""
-    return play_policy(state, rng, depth).heuristic(seat)
-
-
-def play_policy(state: State, rng: Rng, depth: int) -> State:
-    """The state after up to ``depth`` actions of the playout policy."""
-    for _ in range(depth):
-        mover = state.to_move()
-        if mover is None:  # is_terminal()
-            break
-        if mover == CHANCE:
-            outcomes = state.chance_outcomes()
-            state = state.apply(sample_chance(outcomes, rng))
-            continue
-        state = state.apply(playout_policy(state, state.legal_actions(), rng))
-    return state
+__all__ = ["AGGRESSIVE", "PASSIVE", "RESIGN", "GreedyPlayer", "MCTSPlayer", "play_policy", "playout_policy",
+           "rollout"]
 
 
 class GreedyPlayer(Player):
@@ -99,12 +55,7 @@ class GreedyPlayer(Player):
         best, best_value = legal[0], -math.inf
         order = self.rng.shuffled(legal)  # random tie-breaks
         for action in order:
-            total = 0.0
-            for _ in range(self.samples):
-                det = state.determinize(seat, self.rng)
-                after = det.apply(action)
-                total += rollout(after, seat, self.rng, self.depth)
-            value = total / self.samples
+            value = greedy_value(state, action, seat, self.rng, self.samples, self.depth)
             if value > best_value:
                 best, best_value = action, value
         return best

@@ -18,6 +18,8 @@ from typing import TypeVar
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
 _TWO64 = 1 << 64
+#: the rejection limit of ``randbelow(n)`` for small n (two big-integer operations saved a call)
+_LIMITS: tuple[int, ...] = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(256))
 
 
 class Rng:
@@ -40,7 +42,7 @@ class Rng:
         """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        limit = _TWO64 - _TWO64 % n
+        limit = _LIMITS[n] if n < 256 else _TWO64 - _TWO64 % n
         # next64 written out (the hottest call of every playout): the same numbers
         s = self.state
         while True:

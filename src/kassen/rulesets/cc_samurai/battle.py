@@ -193,6 +193,6 @@ class BattleRules(CCStateData):
         verb, a, d = action.split()
         atts = [self.b.parse(x) for x in a.split("+")]
         dh = self.b.parse(d)
-        for ah in atts:
-            self.ti["battled"].append(self.units[ah].uid)
+        ti = self.ti  # the turn info's lists are replaced, never changed in place (``_fork``)
+        ti["battled"] = [*ti["battled"], *(self.units[ah].uid for ah in atts)]
         self.start_combat("close" if verb == "attack" else "ranged", atts[0], dh, "attack", swarm=atts[1:])

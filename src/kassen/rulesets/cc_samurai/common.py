@@ -100,6 +100,15 @@ def _mirror(slug: str) -> str:
     return slug
 
 
+#: copy-on-write groups of a clone, shared with the parent until first written (``CCState._cow``)
+COW_CARDS = 1  # hands, dragons, cmd_deck, cmd_discard, dr_deck, dr_discard
+COW_SCORE = 2  # honor, banners, objectives, command, obj_held, last_played
+COW_PIECES = 4  # units, leaders
+COW_LOGS = 8  # removed, forced
+COW_RNG = 16  # rng
+COW_ALL = COW_CARDS | COW_SCORE | COW_PIECES | COW_LOGS | COW_RNG
+
+
 def _new_turn_info() -> JSON:
     return {"card": None, "effective": None, "spec": {"mode": "select", "count": 0, "filter": {}}, "orders": [],
             "moved": {}, "no_battle": [], "battled": [], "effects": [], "dragons_in_play": [], "no_order": [],

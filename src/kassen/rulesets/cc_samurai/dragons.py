@@ -466,7 +466,7 @@ def _insult(s: CCState, task: JSON) -> None:
     if task.get("uid") and to in s.units and s.units[to].uid == task["uid"]:
         u = s.units.pop(to)
         s.units[frm] = u
-        s.ti["no_battle"].append(u.uid)
+        s.ti["no_battle"] = [*s.ti["no_battle"], u.uid]
     s.say("insult", f"Insulted, the {s.side_name(ld.side)} Leader goes back from {s.name(to)} to {s.name(frm)}"
           + (" with his unit, which may not battle this turn" if task.get("uid") else ""))
 

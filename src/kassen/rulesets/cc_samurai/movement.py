@@ -270,7 +270,7 @@ class MovementRules(CCStateData):
             ld = self.leaders[h]
             key = f"l:{ld.lid}"
             steps = (self._mv_prev.get(("l", h)) or self._leader_moves(h))[dest_txt]
-            self.ti["moved"][key] = steps
+            self.ti["moved"] = {**self.ti["moved"], key: steps}  # replaced, never changed in place
             del self.leaders[h]
             if dest_txt == "off":
                 self.own_logs()
@@ -291,7 +291,7 @@ class MovementRules(CCStateData):
         u = self.units[h]
         key = f"u:{u.uid}"
         steps = (self._mv_prev.get(("u", h)) or self._unit_moves(h))[dest_txt]
-        self.ti["moved"][key] = steps
+        self.ti["moved"] = {**self.ti["moved"], key: steps}
         uld = self.leaders.get(h)
         carry = uld is not None and f"l:{uld.lid}" not in self.ti["orders"]
         del self.units[h]
@@ -311,7 +311,7 @@ class MovementRules(CCStateData):
         if carry and uld is not None:
             self.leaders[d] = uld
         if self.ter(d).forbids_battle_on_entry(self.ut(u).cavalry):
-            self.ti["no_battle"].append(u.uid)
+            self.ti["no_battle"] = [*self.ti["no_battle"], u.uid]
         joined = ""
         if not carry and d in self.leaders:
             joined = f" and joins the {LEADER_NAME[self.leaders[d].kind]}"

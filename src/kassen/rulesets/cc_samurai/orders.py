@@ -19,6 +19,7 @@ from kassen.rulesets.cc_samurai.board import NAMES, NBRS, Leader, Unit, sections
 from kassen.rulesets.cc_samurai.common import (
     _FITS,
     _VECTORS,
+    COW_PIECES,
     JSON,
     LEADER_NAME,
     CCStateData,
@@ -49,6 +50,9 @@ class OrderCache(NamedTuple):
     #: (action, key, hex, index of its vector) of the pieces the card may order (its filter
     #: passed), sorted by action
     cands: list[tuple[str, str, Hex, int]]
+    #: maps of pieces found equal to ``units`` and ``leaders`` while shared with the parent
+    #: (copy-on-write): never changed again, so the same maps need no compare
+    frozen: tuple[dict[Hex, Unit], dict[Hex, Leader]] | None
 
 
 @trait
@@ -237,10 +241,16 @@ class OrderRules(CCStateData):
         c = self._oc
         ti = self.ti
         spec, units, leaders, no_order = ti["spec"], self.units, self.leaders, ti["no_order"]
-        # the pieces are compared with a snapshot: a state's own maps are changed in place
-        if (c is not None and c.spec is spec and c.side == side and c.units == units
-                and c.leaders == leaders and c.no_order == no_order):
-            return c
+        # the pieces are compared with a snapshot: a state's own maps are changed in place, but
+        # maps still shared with the parent (``COW_PIECES``) never change again
+        if c is not None and c.spec is spec and c.side == side and c.no_order == no_order:
+            fz = c.frozen
+            if fz is not None and fz[0] is units and fz[1] is leaders:
+                return c
+            if c.units == units and c.leaders == leaders:
+                if self._cow & COW_PIECES:
+                    c = self._oc = c._replace(frozen=(units, leaders))
+                return c
         mode = spec["mode"]
         slots: list[JSON] = spec["slots"] if mode == "slots" else []
         lone_ok = mode in ("slots", "leadership") or spec.get("leaders", False)
@@ -299,7 +309,8 @@ class OrderRules(CCStateData):
                 vectors.append(vec)
             cands.append((action, key, h, i))
         cands.sort()
-        c = self._oc = OrderCache(spec, side, dict(units), dict(leaders), list(no_order), pieces, vectors, cands)
+        c = self._oc = OrderCache(spec, side, dict(units), dict(leaders), list(no_order), pieces, vectors, cands,
+                                  (units, leaders) if self._cow & COW_PIECES else None)
         return c
 
     def _order_actions_scratch(self: CCState, side: int) -> list[str]:
@@ -382,7 +393,7 @@ class OrderRules(CCStateData):
         h = self.b.parse(parts[1])
         key = self.piece_key_at(h, len(parts) == 3)
         assert key is not None
-        self.ti["orders"].append(key)
+        self.ti["orders"] = [*self.ti["orders"], key]  # replaced, never changed in place (``_fork``)
         what = self._piece_label(key, h)
         self.say("order", f"{self.side_name(side)} orders the {what} at {self.name(h)}", side=side, hex=self.name(h), piece=key)
 

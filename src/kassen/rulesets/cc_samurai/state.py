@@ -35,6 +35,12 @@ from kassen.rulesets.cc_samurai.close_ranged import CombatSequence
 from kassen.rulesets.cc_samurai.common import (
     _DECISION_NAMES,
     _NAMES,
+    COW_ALL,
+    COW_CARDS,
+    COW_LOGS,
+    COW_PIECES,
+    COW_RNG,
+    COW_SCORE,
     JSON,
     LEADER_MOVE,
     LEADER_NAME,
@@ -56,15 +62,9 @@ from kassen.rulesets.cc_samurai.windows import DragonWindows
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.game import CCSamuraiGame
 
-__all__ = ["CCState", "LEADER_MOVE", "LEADER_NAME", "POOL_TOTAL"]
+__all__ = ["CCState", "COW_ALL", "COW_CARDS", "COW_LOGS", "COW_PIECES", "COW_RNG", "COW_SCORE", "LEADER_MOVE",
+           "LEADER_NAME", "POOL_TOTAL"]
 
-#: copy-on-write groups of a clone, shared with the parent until first written (``CCState._cow``)
-COW_CARDS = 1  # hands, dragons, cmd_deck, cmd_discard, dr_deck, dr_discard
-COW_SCORE = 2  # honor, banners, objectives, command, obj_held, last_played
-COW_PIECES = 4  # units, leaders
-COW_LOGS = 8  # removed, forced
-COW_RNG = 16  # rng
-COW_ALL = COW_CARDS | COW_SCORE | COW_PIECES | COW_LOGS | COW_RNG
 
 
 class CCState(
@@ -193,13 +193,8 @@ class CCState(
         stack = self.stack
         s.stack = list(stack)
         s._stk_shared = len(stack)
-        # the turn info's lists are replaced, never changed in place, except these four
-        ti = self.ti
-        s.ti = nti = ti.copy()
-        nti["orders"] = list(ti["orders"])
-        nti["moved"] = dict(ti["moved"])
-        nti["no_battle"] = list(ti["no_battle"])
-        nti["battled"] = list(ti["battled"])
+        # the turn info's lists and dicts are replaced, never changed in place: its values are shared
+        s.ti = self.ti.copy()
         s.events = ()
         s._ev = []
         s._legal = None
@@ -307,6 +302,31 @@ class CCState(
             return []
         return list(self.pending_actions())
 
+    def pending_actions(self) -> list[str]:
+        """The legal actions of the task on top, computed once per state (the task machine's,
+        dispatched by the kind natively; kassen.engine.tasks)."""
+        legal = self._legal
+        if legal is None:
+            task = self.stack[-1]
+            t = task["t"]
+            if t == "order":
+                legal = self._legal_order(task)
+            elif t == "move":
+                legal = self._legal_move(task)
+            elif t == "battle":
+                legal = self._legal_battle(task)
+            elif t == "play":
+                legal = self._legal_play(task)
+            elif t == "end":
+                legal = self._legal_end(task)
+            else:
+                handler = self._handlers(t)[0]
+                if handler is None:
+                    raise NotImplementedError(f"no _legal_{t} handler")
+                legal = handler(self, task)
+            self._legal = legal
+        return legal
+
     def apply(self, action: str) -> CCState:
         if self._result is not None or not self.stack:
             raise IllegalActionError(action, "the battle is over")
@@ -325,17 +345,33 @@ class CCState(
         return s
 
     # the task machine (kassen.engine.tasks), specialised: the handler of the task on top gets
-    # it as this state's own (copy-on-write of the stack's tasks, ``own_top``)
+    # it as this state's own (copy-on-write of the stack's tasks, ``own_top``), and the common
+    # kinds are dispatched by native calls (the rest by the class's handler table)
     def run_action(self, action: str) -> None:
         stack = self.stack
         task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
-        act = (self._task_handlers.get(task["t"]) or self._handlers(task["t"]))[1]
-        if act is None:
-            raise NotImplementedError(f"no _act_{task['t']} handler")
-        act(self, task, action)
+        t = task["t"]
+        if t == "order":
+            self._act_order(task, action)
+        elif t == "move":
+            self._act_move(task, action)
+        elif t == "battle":
+            self._act_battle(task, action)
+        elif t == "play":
+            self._act_play(task, action)
+        elif t == "end":
+            self._act_end(task, action)
+        elif t == "combat":
+            self._act_combat(task, action)
+        elif t == "retreat":
+            self._act_retreat(task, action)
+        else:
+            act = self._handlers(t)[1]
+            if act is None:
+                raise NotImplementedError(f"no _act_{t} handler")
+            act(self, task, action)
 
     def advance(self) -> None:
-        handlers = self._task_handlers
         empty_tents = self.t.rules.tent_removed_when_empty
         while self._result is None:
             stack = self.stack
@@ -349,8 +385,25 @@ class CCState(
                 if not stack:
                     return
             task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
-            auto = (handlers.get(task["t"]) or self._handlers(task["t"]))[2]
-            if auto is None or not auto(self, task):
+            t = task["t"]
+            if t == "order":
+                more = self._auto_order(task)
+            elif t == "move":
+                more = self._auto_move(task)
+            elif t == "battle":
+                more = self._auto_battle(task)
+            elif t == "end":
+                more = self._auto_end(task)
+            elif t == "combat":
+                more = self._auto_combat(task)
+            elif t == "retreat":
+                more = self._auto_retreat(task)
+            elif t == "play":
+                return  # a decision, no automatic step
+            else:
+                auto = self._handlers(t)[2]
+                more = auto is not None and bool(auto(self, task))
+            if not more:
                 return
 
     def _why_illegal(self, action: str) -> str:

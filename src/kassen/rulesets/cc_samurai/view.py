@@ -59,6 +59,10 @@ class ViewRules(CCStateData):
         s.rng = Rng(rng.next64())
         s.forced = []
         s.events = ()
+        if self.stack and self.stack[-1]["seat"] == seat:
+            # the legal actions of the seat to move depend only on what it sees, which this
+            # copy keeps: not generated again (greedy and MCTS determinize before every look)
+            s._legal = self._legal
         return s
 
     def heuristic(self: CCState, seat: int) -> float:
