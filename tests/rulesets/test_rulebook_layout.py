@@ -9,6 +9,7 @@ from typing import Any, get_type_hints
 
 import pytest
 
+from kassen.engine.errors import FormatError
 from kassen.engine.rng import Rng
 from kassen.engine.tasks import TaskMachine
 from kassen.rulesets.clans import tasks as clan_tasks
@@ -114,6 +115,9 @@ def test_kenseis_saved_phase_pending_and_questions_are_read_from_the_tasks() -> 
     assert s.prompt() == "roll" and s.pending_actions() == ["roll"]
     back = load_game("kensei").state_from_json(j)
     assert back.stack == s.stack and back.to_json() == j
+    for field, bad in (("phase", "turn start"), ("pending", {"kind": "react", "seat": 0})):
+        with pytest.raises(FormatError, match="unknown"):
+            load_game("kensei").state_from_json({**j, field: bad})
 
 
 @pytest.mark.parametrize("gid", sorted(PACKAGES))

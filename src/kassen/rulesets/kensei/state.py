@@ -196,7 +196,7 @@ class KenseiState(SetupRules, State):
                 if [u["id"] for u in d["units"][seat]] != list(s.profiles[seat]):
                     raise FormatError(f"kensei state: the units of seat {seat} do not match roster {names[seat]!r}")
             return s
-        except (KeyError, TypeError, IndexError) as exc:
+        except (KeyError, TypeError, IndexError, ValueError) as exc:
             raise FormatError(f"kensei state: missing or malformed field {exc}") from None
 
     def observation(self, seat: int | None) -> JSON:
