@@ -1,7 +1,8 @@
-"""Saves made before the rules were laid out by the rulebook (commit 35851fa) still load
-and play on identically: one saved state per kind of pending decision of An Honourable
-Victory! and of the clan card game, with its legal actions, prompt, observation, one
-action and the state, legal actions and events after it, all as the old code made them."""
+"""Saves made before the rules were laid out by the rulebook (commit 35851fa; Kensei's at
+548b529) still load and play on identically: one saved state per kind of pending decision
+of An Honourable Victory!, of the clan card game and of Kensei, with its legal actions,
+prompt, observation, one action and the state, legal actions and events after it, all as
+the old code made them."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ def test_the_fixture_covers_every_common_decision() -> None:
         "honourable-victory"]
     assert {"draft", "deploy", "resolve", "ability-scout", "ability-shugenja", "ability-general",
             "sanctuary-sanctuary", "supply-supply"} <= kinds["clans"]
+    assert {"role", "duel", "duel-result", "first", "activate", "orders", "pending-interject", "pending-movement",
+            "pending-targeted", "question-resolve", "question-charge", "question-crits", "question-honour",
+            "question-honour-retreat", "question-samurai", "question-band", "question-contact"} <= kinds["kensei"]
 
 
 @pytest.mark.parametrize(("gid", "case"), CASES, ids=[f"{g}-{c['kind']}" for g, c in CASES])

@@ -67,7 +67,7 @@ class KenseiGame(Game):
 
         if not isinstance(request, dict) or not isinstance(state, KenseiState):
             raise FormatError("the roll resolver takes an engagement object for a Kensei battle")
-        rosters = state.d["rosters"]
+        rosters = state.data["rosters"]
         data = dict(request)
         for key in ("attacker", "defender", "target"):
             side = data.get(key)
