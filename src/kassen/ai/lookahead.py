@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Protocol
 
 from kassen.ai.players import Player
 from kassen.ai.search import RESIGN, play_policy, playout_policy
@@ -29,6 +30,17 @@ from kassen.engine.rng import Rng
 
 #: an evaluation: how well ``seat`` stands in a (determinized) state, in [-1, 1] or so
 Evaluation = Callable[[State, int], float]
+
+
+class Endgame(Protocol):
+    """A game's last phases, searched to the result: where it applies, how a playout goes on
+    from there (both sides), and what the end is worth to a seat."""
+
+    def applies(self, state: State) -> bool: ...
+
+    def play(self, state: State, rng: Rng) -> State: ...
+
+    def value(self, state: State, seat: int) -> float: ...
 
 
 def heuristic_evaluation(state: State, seat: int) -> float:
@@ -57,9 +69,12 @@ class HalvingPlayer(Player):
     name = "halving"
 
     def __init__(self, seed: int = 0, *, evaluation: Evaluation = heuristic_evaluation, playouts: int = 200,
-                 depth: int = 12, until_mine: int = 0, name: str | None = None) -> None:
+                 depth: int = 12, until_mine: int = 0, name: str | None = None,
+                 endgame: Endgame | None = None, end_playouts: int = 0) -> None:
         self.rng = Rng(seed)
         self.until_mine = bool(until_mine)
+        self.endgame = endgame
+        self.end_playouts = end_playouts
         self.evaluation = evaluation
         self.playouts = playouts
         self.depth = depth
@@ -74,12 +89,14 @@ class HalvingPlayer(Player):
         self.last_work = 0
         if len(legal) == 1:
             return legal[0]
+        ending = self.endgame is not None and self.end_playouts > 0 and self.endgame.applies(state)
+        budget = self.end_playouts if ending else self.playouts
         # random tie-breaks; with fewer playouts than actions, a random few of them
-        cands = self.rng.shuffled(legal)[: max(1, self.playouts)]
+        cands = self.rng.shuffled(legal)[: max(1, budget)]
         total: dict[str, float] = dict.fromkeys(cands, 0.0)
         count: dict[str, int] = dict.fromkeys(cands, 0)
         rounds = max(1, math.ceil(math.log2(len(cands))))
-        left = self.playouts
+        left = budget
         for r in range(rounds):
             if len(cands) == 1:
                 break
@@ -90,7 +107,7 @@ class HalvingPlayer(Player):
             seeds = [self.rng.next64() for _ in range(per)]
             for a in cands:
                 for sd in seeds:
-                    total[a] += self._playout(state, seat, a, sd)
+                    total[a] += self._ending(state, seat, a, sd) if ending else self._playout(state, seat, a, sd)
                     count[a] += 1
             left -= per * len(cands)
             cands.sort(key=lambda act: -total[act] / count[act])  # stable: ties keep the shuffled order
@@ -108,6 +125,16 @@ class HalvingPlayer(Player):
         else:
             end = play_policy(end, rng, self.depth)
         return self.evaluation(end, seat)
+
+
+    def _ending(self, state: State, seat: int, action: str, seed: int) -> float:
+        """A playout of the endgame: the action, then the game played out to its result by the
+        endgame's policy (both sides), scored by the endgame's value."""
+        assert self.endgame is not None
+        self.last_work += 1
+        det = state.determinize(seat, Rng(seed))
+        end = self.endgame.play(det.apply(action), Rng(seed ^ 0x5DEECE66D))
+        return self.endgame.value(end, seat)
 
 
 def play_until(state: State, seat: int, rng: Rng, depth: int) -> State:
