@@ -90,6 +90,8 @@ def evaluate_hv(state: State, seat: int) -> float:
 REACH_WEIGHT = 0.7
 #: the discount per game turn a unit needs to reach an empty zone
 REACH_DISCOUNT = 0.75
+#: whether a spare unit may also aim at a zone the other side holds alone
+REACH_CONTESTS = False
 #: the movement steps: a side's movement phase of this turn is under way or over
 _MOVE_STEPS = frozenset({"move", "act2", "react", "recoiled"})
 
@@ -120,26 +122,33 @@ def actions_to(s: HVState, col: int, row: int, facing: int, defensive: bool, zon
 
 
 def zones_within_reach(s: HVState) -> list[float]:
-    """Per side, the empty on-table zones its spare units can still reach before the turn
-    limit, each discounted by the game turns it takes (:data:`REACH_DISCOUNT` per turn).
+    """Per side, the zones its spare units can still take before the turn limit, each
+    discounted by the game turns it takes (:data:`REACH_DISCOUNT` per turn): empty zones,
+    and with :data:`REACH_CONTESTS` the zones the other side holds alone (contesting one
+    counts as much as taking one).
 
     A spare unit is an unengaged unit on the table that shares its zone with a friend (the
     zone keeps one), or a unit in reserve (one action to enter). Units and zones are paired
     greedily, nearest first, both sides together: a zone one side reaches sooner is not
-    counted for the other."""
+    counted for the other (on equal terms each side is taken first once, and the two
+    pairings averaged)."""
     table = s.table
     zones = table.zones()
     count: dict[tuple[int, str], int] = {}
-    occupied: set[str] = set()
+    held: list[set[str]] = [set(), set()]
     for u in s.units.values():
         if u.status == "table":
-            occupied.add(u.zone)
+            held[u.side].add(u.zone)
             count[u.side, u.zone] = count.get((u.side, u.zone), 0) + 1
+    occupied = held[0] | held[1]
     empty = [z for z in zones if z not in occupied and not table.impassable(z)]
-    if not empty:
+    targets = [empty + (sorted(held[1 - k] - held[k]) if REACH_CONTESTS else []) for k in (0, 1)]
+    if not targets[0] and not targets[1]:
         return [0.0, 0.0]
     left = [phases_left(s, 0), phases_left(s, 1)]
-    pairs: list[tuple[int, int, int, str, str]] = []  # (turns, actions, side, unit, zone)
+    busy = s.pend.get("step") in _MOVE_STEPS
+    current = s.cur.get("unit") if s.cur else None
+    pairs: list[tuple[float, int, int, str, str]] = []  # (turns, actions, side, unit, zone)
     for u in s.units.values():
         if u.status == "routed" or (u.status == "table" and (count[u.side, u.zone] < 2 or s.engaged(u.uid))):
             continue
@@ -150,27 +159,31 @@ def zones_within_reach(s: HVState) -> list[float]:
         p = parse_zone(zone)
         assert p is not None
         per = 2 if s.is_mounted(u) else 1
-        for z in empty:
+        # a unit already chosen in its side's movement phase under way acts again only next turn
+        phases = left[u.side] - (1 if busy and u.side == s.mover and u.uid in s.chosen and u.uid != current else 0)
+        for z in targets[u.side]:
             n = extra + actions_to(s, p[0], p[1], facing, defensive, z)
-            t = -(-n // per)
-            if t <= left[u.side]:
-                pairs.append((t, n, u.side, u.uid, z))
-    pairs.sort()
+            if -(-n // per) <= phases:
+                pairs.append((n / per, n, u.side, u.uid, z))
+    if not pairs:
+        return [0.0, 0.0]
     out = [0.0, 0.0]
-    used_units: set[str] = set()
-    used_zones: set[str] = set()
-    spare = {k: n - 1 for k, n in count.items()}
-    for t, _, side, uid, z in pairs:
-        if uid in used_units or z in used_zones:
-            continue
-        u = s.units[uid]
-        if u.status == "table":
-            if spare[side, u.zone] <= 0:
+    for first in (0, 1):
+        pairs.sort(key=lambda q: (q[0], q[1], q[2] != first, q[3], q[4]))
+        used_units: set[str] = set()
+        used_zones: set[str] = set()
+        spare = {k: n - 1 for k, n in count.items()}
+        for t, _, side, uid, z in pairs:
+            if uid in used_units or z in used_zones:
                 continue
-            spare[side, u.zone] -= 1
-        used_units.add(uid)
-        used_zones.add(z)
-        out[side] += REACH_DISCOUNT ** t
+            u = s.units[uid]
+            if u.status == "table":
+                if spare[side, u.zone] <= 0:
+                    continue
+                spare[side, u.zone] -= 1
+            used_units.add(uid)
+            used_zones.add(z)
+            out[side] += 0.5 * REACH_DISCOUNT ** t
     return out
 
 
@@ -247,6 +260,13 @@ def hv_zone_margin(s: HVState, side: int) -> float:
     if retreat[side] != retreat[1 - side]:
         margin += -100.0 if retreat[side] else 100.0
     return margin
+
+
+def hv_own_movement(state: State, seat: int) -> bool:
+    """Whether ``state`` is in ``seat``'s movement phase (its decisions or the reactions to
+    them): a movement decision is judged when the phase is over, not after random replies."""
+    s: HVState = state  # type: ignore[assignment]
+    return s.result() is None and s.pend.get("step") in _MOVE_STEPS and s.mover == seat
 
 
 #: the verbs that change who holds a zone in a movement phase (and a mounted unit's turn,
@@ -333,3 +353,5 @@ class HVEndgame:
 
 #: game id -> its last-phase search (:class:`kassen.ai.lookahead.HalvingPlayer` uses it there)
 ENDGAMES = {"honourable-victory": HVEndgame()}
+#: game id -> the phase whose decisions are judged at its end (playouts of a decision in it stop there)
+HORIZONS = {"honourable-victory": hv_own_movement}

@@ -32,6 +32,11 @@ from kassen.engine.rng import Rng
 Evaluation = Callable[[State, int], float]
 
 
+#: whether a seat's decision in a state belongs to a phase judged at its end (and whether a
+#: playout is still in it)
+Horizon = Callable[[State, int], bool]
+
+
 class Endgame(Protocol):
     """A game's last phases, searched to the result: where it applies, how a playout goes on
     from there (both sides), and what the end is worth to a seat."""
@@ -70,8 +75,9 @@ class HalvingPlayer(Player):
 
     def __init__(self, seed: int = 0, *, evaluation: Evaluation = heuristic_evaluation, playouts: int = 200,
                  depth: int = 12, until_mine: int = 0, name: str | None = None,
-                 endgame: Endgame | None = None, end_playouts: int = 0) -> None:
+                 endgame: Endgame | None = None, end_playouts: int = 0, horizon: Horizon | None = None) -> None:
         self.rng = Rng(seed)
+        self.horizon = horizon
         self.until_mine = bool(until_mine)
         self.endgame = endgame
         self.end_playouts = end_playouts
@@ -83,6 +89,7 @@ class HalvingPlayer(Player):
         #: playouts of the last decision and of every decision so far (the budget, counted)
         self.last_work = 0
         self.total_work = 0
+        self._within = False
 
     def choose(self, state: State, seat: int) -> str:
         legal = without_resigning(state.legal_actions())
@@ -91,6 +98,7 @@ class HalvingPlayer(Player):
             return legal[0]
         ending = self.endgame is not None and self.end_playouts > 0 and self.endgame.applies(state)
         budget = self.end_playouts if ending else self.playouts
+        self._within = self.horizon is not None and self.horizon(state, seat)
         # random tie-breaks; with fewer playouts than actions, a random few of them
         cands = self.rng.shuffled(legal)[: max(1, budget)]
         total: dict[str, float] = dict.fromkeys(cands, 0.0)
@@ -120,7 +128,11 @@ class HalvingPlayer(Player):
         det = state.determinize(seat, Rng(seed))
         rng = Rng(seed ^ 0x5DEECE66D)
         end = det.apply(action)
-        if self.until_mine:
+        if self._within:  # a decision of a phase judged at its end: only the reactions within it
+            assert self.horizon is not None
+            horizon = self.horizon
+            end = play_until(end, seat, rng, self.depth, lambda s: not horizon(s, seat))
+        elif self.until_mine:
             end = play_until(end, seat, rng, self.depth)
         else:
             end = play_policy(end, rng, self.depth)
@@ -137,12 +149,12 @@ class HalvingPlayer(Player):
         return self.endgame.value(end, seat)
 
 
-def play_until(state: State, seat: int, rng: Rng, depth: int) -> State:
+def play_until(state: State, seat: int, rng: Rng, depth: int, stop: Callable[[State], bool] | None = None) -> State:
     """The state after the other seats' replies (playout policy) and chance, up to ``depth``
-    actions: stops when ``seat`` must decide again."""
+    actions: stops when ``seat`` must decide again, or earlier when ``stop`` says so."""
     for _ in range(depth):
         mover = state.to_move()
-        if mover is None or mover == seat:
+        if mover is None or mover == seat or (stop is not None and stop(state)):
             break
         if mover == CHANCE:
             state = state.apply(sample_chance(state.chance_outcomes(), rng))

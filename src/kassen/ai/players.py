@@ -134,11 +134,11 @@ def level_player(level: str, game_id: str, seed: int) -> Player:
 
         return TurnPlanner(seed, name=level, **PLANNER_LEVELS[level])  # type: ignore[arg-type]
     if game_id in GAME_LEVELS:
-        from kassen.ai.evaluate_games import ENDGAMES, EVALUATIONS
+        from kassen.ai.evaluate_games import ENDGAMES, EVALUATIONS, HORIZONS
         from kassen.ai.lookahead import HalvingPlayer
 
         return HalvingPlayer(seed, evaluation=EVALUATIONS[game_id], name=level, endgame=ENDGAMES.get(game_id),
-                             **GAME_LEVELS[game_id][level])
+                             horizon=HORIZONS.get(game_id), **GAME_LEVELS[game_id][level])
     from kassen.ai.search import GreedyPlayer, MCTSPlayer
 
     if level == "easy":
