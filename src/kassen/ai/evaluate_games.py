@@ -28,6 +28,7 @@ from kassen.engine.rng import Rng
 from kassen.rulesets.honourable_victory.table import FORWARD, parse_zone
 
 if TYPE_CHECKING:
+    from kassen.ai.lookahead import Horizon
     from kassen.rulesets.honourable_victory.state import HVState
 
 
@@ -83,7 +84,23 @@ def evaluate_hv(state: State, seat: int) -> float:
     for k, sign in ((me, -1.0), (op, 1.0)):
         if off[k] > on[k]:  # in general retreat at the next Determine Victory Phase
             val += 0.6 * sign
+        elif on[k] - off[k] <= 1:  # one more unit off the table puts it in general retreat
+            val += RETREAT_DANGER * sign * rout_chance(s, k, coming)
     return max(-1.0, min(1.0, val))
+
+
+#: what the chance that a side one unit short of general retreat loses another unit is worth
+RETREAT_DANGER = 0.5
+
+
+def rout_chance(s: HVState, side: int, coming: dict[str, float]) -> float:
+    """Roughly, the chance that one of ``side``'s units on the table routs in the next Remove
+    Losses Phase: two hit markers remove a stand, and a unit left with one stand routs."""
+    keep = 1.0
+    for u in s.on_table(side):
+        hits = u.hits + coming.get(u.uid, 0.0)
+        keep *= 1.0 - max(0.0, min(1.0, hits / 2.0 - (u.stands - 2)))
+    return 1.0 - keep
 
 
 #: how much an empty zone a spare unit can still reach counts, against a zone held now
@@ -353,5 +370,7 @@ class HVEndgame:
 
 #: game id -> its last-phase search (:class:`kassen.ai.lookahead.HalvingPlayer` uses it there)
 ENDGAMES = {"honourable-victory": HVEndgame()}
-#: game id -> the phase whose decisions are judged at its end (playouts of a decision in it stop there)
-HORIZONS = {"honourable-victory": hv_own_movement}
+#: game id -> the phase whose decisions are judged at its end (playouts of a decision in it stop
+#: there). None by default: in a 20-game trial judging An Honourable Victory! movement decisions at
+#: the end of the phase (``hv_own_movement``) did worse than playing on until the seat decides again
+HORIZONS: dict[str, Horizon] = {}
