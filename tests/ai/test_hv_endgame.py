@@ -148,3 +148,19 @@ def test_spare_units_reach_empty_zones_sooner_when_they_face_them():
     s.turn = int(s.opts["turn_limit"])
     s.mover, s.init = 1, 0  # South's last movement phase is over: nothing is within reach
     assert zones_within_reach(s)[0] == 0.0
+
+
+def test_a_side_one_unit_short_of_general_retreat_fears_any_rout(monkeypatch):
+    from kassen.ai import evaluate_games
+
+    s = _last_turn(0, 1)
+    s.turn = 6
+    for uid in ("S3", "S4", "S7"):  # three of South's seven in reserve: four on the table, three off
+        s.units[uid].status, s.units[uid].zone = "reserve", "C0"
+    assert evaluate_games.rout_chance(s, 0, {}) == 0.0
+    s.units["S6"].stands, s.units["S6"].hits = 3, 4  # two stands lost next: one left, it routs
+    assert evaluate_games.rout_chance(s, 0, {}) == pytest.approx(1.0)
+    feared, hoped = evaluate_games.evaluate_hv(s, 0), evaluate_games.evaluate_hv(s, 1)
+    monkeypatch.setattr(evaluate_games, "RETREAT_DANGER", 0.0)
+    assert feared < evaluate_games.evaluate_hv(s, 0) - 0.3
+    assert hoped > evaluate_games.evaluate_hv(s, 1) + 0.3  # and North hopes for it
