@@ -121,7 +121,7 @@ GAME_LEVELS: dict[str, dict[str, dict[str, int]]] = {
     },
     "honourable-victory": {  # the playout plays the replies and dice until the seat decides again
         "easy": {"playouts": 16, "depth": 30, "until_mine": 1, "end_playouts": 8},
-        "normal": {"playouts": 240, "depth": 30, "until_mine": 1, "end_playouts": 64},
+        "normal": {"playouts": 120, "depth": 30, "until_mine": 1, "end_playouts": 48},
         "hard": {"playouts": 600, "depth": 30, "until_mine": 1, "end_playouts": 160},
     },
 }
