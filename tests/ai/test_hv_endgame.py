@@ -164,3 +164,22 @@ def test_a_side_one_unit_short_of_general_retreat_fears_any_rout(monkeypatch):
     monkeypatch.setattr(evaluate_games, "RETREAT_DANGER", 0.0)
     assert feared < evaluate_games.evaluate_hv(s, 0) - 0.3
     assert hoped > evaluate_games.evaluate_hv(s, 1) + 0.3  # and North hopes for it
+
+
+def test_the_optional_horizon_stops_a_playout_when_the_movement_phase_is_over():
+    """``HORIZONS`` is empty by default (a trial did worse); the mechanism still works."""
+    from kassen.ai.evaluate_games import HORIZONS, hv_own_movement
+    from kassen.ai.lookahead import play_until
+
+    assert "honourable-victory" not in HORIZONS
+    s = _last_turn(0, 0)
+    s.turn = 5  # South moves first, North after
+    assert hv_own_movement(s, 0) and not hv_own_movement(s, 1)
+    after = s.apply("end")  # North's movement phase begins
+    assert not hv_own_movement(after, 0)
+    # a playout of South's "end": with the horizon it stops at once, without it North's phase is played
+    assert play_until(after, 0, Rng(1), 50, lambda t: not hv_own_movement(t, 0)) is after
+    rest = play_until(after, 0, Rng(1), 500)
+    assert rest is not after and (rest.is_terminal() or rest.to_move() == 0)
+    player = HalvingPlayer(3, playouts=30, depth=30, until_mine=1, horizon=hv_own_movement)
+    assert player.choose(s, 0) in s.legal_actions() and 0 < player.last_work <= 30
