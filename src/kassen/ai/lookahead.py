@@ -9,8 +9,18 @@ every candidate is tried on the *same* determinizations (common random numbers),
 they are compared on the same dice and the same unseen cards. Each round keeps the
 better half of the candidates, until one is left.
 
-**Budget.** ``playouts`` per decision, counted (``last_work``, ``total_work``), never
-timed: the same seed makes the same choices on any machine, under any load.
+**Endgame.** Where the game's :class:`Endgame` applies (An Honourable Victory!: the
+movement phases before the Determine Victory Phase that ends the battle), a playout is
+the action and then the game played out to its *result* by the endgame's policy for
+both sides, ``end_playouts`` per decision instead of ``playouts``.
+
+**Horizon** (optional, unused by default). A decision for which ``horizon(state, seat)``
+holds is judged where the horizon ends (the playout stops there, or when the seat decides
+again).
+
+**Budget.** ``playouts`` (``end_playouts``) per decision, counted (``last_work``,
+``total_work``), never timed: the same seed makes the same choices on any machine, under
+any load.
 
 **Conceding.** The player never takes an action of :data:`kassen.ai.search.RESIGN`
 while anything else is legal: a battle is given up only when there is nothing else to
