@@ -74,7 +74,7 @@ def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
     from kassen.ai.players import GAME_LEVELS
 
     if game in GAME_LEVELS:
-        from kassen.ai.evaluate_games import EVALUATIONS
+        from kassen.ai.evaluate_games import ENDGAMES, EVALUATIONS, HORIZONS
         from kassen.ai.lookahead import HalvingPlayer
 
         base, *changes = label.split("+")
@@ -82,7 +82,8 @@ def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
         for pair in changes:
             key, _, value = pair.partition("=")
             settings[key] = int(value)
-        return HalvingPlayer(seed, evaluation=EVALUATIONS[game], name=label, **settings)
+        return HalvingPlayer(seed, evaluation=EVALUATIONS[game], name=label, endgame=ENDGAMES.get(game),
+                             horizon=HORIZONS.get(game), **settings)
     from kassen.ai.evaluate import load_weights
     from kassen.ai.planner import TurnPlanner
     from kassen.ai.players import PLANNER_LEVELS

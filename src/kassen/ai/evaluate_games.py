@@ -24,8 +24,11 @@ import math
 from typing import TYPE_CHECKING
 
 from kassen.engine.protocol import State
+from kassen.engine.rng import Rng
+from kassen.rulesets.honourable_victory.table import FORWARD, parse_zone
 
 if TYPE_CHECKING:
+    from kassen.ai.lookahead import Horizon
     from kassen.rulesets.honourable_victory.state import HVState
 
 
@@ -71,7 +74,8 @@ def evaluate_hv(state: State, seat: int) -> float:
     broken = [min(1.0, s.tally[k] / max(1, s.values(k)[1])) for k in (0, 1)]
     limit = max(1, int(s.opts["turn_limit"]))
     progress = min(1.0, max(s.turn / limit, *broken))
-    zone_term = (unc[me] - unc[op]) / len(zones)
+    reach = zones_within_reach(s)
+    zone_term = (unc[me] - unc[op] + REACH_WEIGHT * (reach[me] - reach[op])) / len(zones)
     val = 0.45 * mat + (0.15 + 0.45 * progress * progress) * zone_term + 0.3 * (broken[op] - broken[me])
     val += 0.06 * ((s.daimyo[me] is not None) - (s.daimyo[op] is not None))
     # the side nearer its breakpoint decides the battle on zones soon: the zone lead then counts double
@@ -80,7 +84,124 @@ def evaluate_hv(state: State, seat: int) -> float:
     for k, sign in ((me, -1.0), (op, 1.0)):
         if off[k] > on[k]:  # in general retreat at the next Determine Victory Phase
             val += 0.6 * sign
+        elif on[k] - off[k] <= 1:  # one more unit off the table puts it in general retreat
+            val += RETREAT_DANGER * sign * rout_chance(s, k, coming)
     return max(-1.0, min(1.0, val))
+
+
+#: what the chance that a side one unit short of general retreat loses another unit is worth
+RETREAT_DANGER = 0.5
+
+
+def rout_chance(s: HVState, side: int, coming: dict[str, float]) -> float:
+    """Roughly, the chance that one of ``side``'s units on the table routs in the next Remove
+    Losses Phase: two hit markers remove a stand, and a unit left with one stand routs."""
+    keep = 1.0
+    for u in s.on_table(side):
+        hits = u.hits + coming.get(u.uid, 0.0)
+        keep *= 1.0 - max(0.0, min(1.0, hits / 2.0 - (u.stands - 2)))
+    return 1.0 - keep
+
+
+#: how much an empty zone a spare unit can still reach counts, against a zone held now
+REACH_WEIGHT = 0.7
+#: the discount per game turn a unit needs to reach an empty zone
+REACH_DISCOUNT = 0.75
+#: whether a spare unit may also aim at a zone the other side holds alone
+REACH_CONTESTS = False
+#: the movement steps: a side's movement phase of this turn is under way or over
+_MOVE_STEPS = frozenset({"move", "act2", "react", "recoiled"})
+
+
+def phases_left(s: HVState, side: int) -> int:
+    """How many movement phases ``side`` still has before the battle's turn limit (this
+    turn's included while it has not ended)."""
+    limit = int(s.opts["turn_limit"])
+    later = max(0, limit - s.turn)
+    if s.pend.get("step") not in _MOVE_STEPS:
+        return later + 1
+    mover = s.mover
+    return later + (1 if side == mover or mover == s.init else 0)
+
+
+def actions_to(s: HVState, col: int, row: int, facing: int, defensive: bool, zone: str) -> int:
+    """Unit actions to reach the on-table ``zone`` from ``(col, row)`` facing ``facing``:
+    the moves (one zone straight ahead each) and the turns between them (a defensive
+    formation first changes formation, which sets any facing). Terrain is not counted."""
+    p = parse_zone(zone)
+    assert p is not None
+    dc, dr = p[0] - col, p[1] - row
+    need = {d for d, on in ((0, dr > 0), (1, dc > 0), (2, dr < 0), (3, dc < 0)) if on}
+    if not need:
+        return 0
+    turns = len(need) - (1 if defensive or facing in need else 0) + (1 if defensive else 0)
+    return abs(dc) + abs(dr) + turns
+
+
+def zones_within_reach(s: HVState) -> list[float]:
+    """Per side, the zones its spare units can still take before the turn limit, each
+    discounted by the game turns it takes (:data:`REACH_DISCOUNT` per turn): empty zones,
+    and with :data:`REACH_CONTESTS` the zones the other side holds alone (contesting one
+    counts as much as taking one).
+
+    A spare unit is an unengaged unit on the table that shares its zone with a friend (the
+    zone keeps one), or a unit in reserve (one action to enter). Units and zones are paired
+    greedily, nearest first, both sides together: a zone one side reaches sooner is not
+    counted for the other (on equal terms each side is taken first once, and the two
+    pairings averaged)."""
+    table = s.table
+    zones = table.zones()
+    count: dict[tuple[int, str], int] = {}
+    held: list[set[str]] = [set(), set()]
+    for u in s.units.values():
+        if u.status == "table":
+            held[u.side].add(u.zone)
+            count[u.side, u.zone] = count.get((u.side, u.zone), 0) + 1
+    occupied = held[0] | held[1]
+    empty = [z for z in zones if z not in occupied and not table.impassable(z)]
+    targets = [empty + (sorted(held[1 - k] - held[k]) if REACH_CONTESTS else []) for k in (0, 1)]
+    if not targets[0] and not targets[1]:
+        return [0.0, 0.0]
+    left = [phases_left(s, 0), phases_left(s, 1)]
+    busy = s.pend.get("step") in _MOVE_STEPS
+    current = s.cur.get("unit") if s.cur else None
+    pairs: list[tuple[float, int, int, str, str]] = []  # (turns, actions, side, unit, zone)
+    for u in s.units.values():
+        if u.status == "routed" or (u.status == "table" and (count[u.side, u.zone] < 2 or s.engaged(u.uid))):
+            continue
+        extra = 0
+        zone, facing, defensive = u.zone, u.facing, u.form == "defensive"
+        if u.status == "reserve":
+            zone, facing, defensive, extra = table.in_front_of_reserve(u.zone), FORWARD[u.side], False, 1
+        p = parse_zone(zone)
+        assert p is not None
+        per = 2 if s.is_mounted(u) else 1
+        # a unit already chosen in its side's movement phase under way acts again only next turn
+        phases = left[u.side] - (1 if busy and u.side == s.mover and u.uid in s.chosen and u.uid != current else 0)
+        for z in targets[u.side]:
+            n = extra + actions_to(s, p[0], p[1], facing, defensive, z)
+            if -(-n // per) <= phases:
+                pairs.append((n / per, n, u.side, u.uid, z))
+    if not pairs:
+        return [0.0, 0.0]
+    out = [0.0, 0.0]
+    for first in (0, 1):
+        pairs.sort(key=lambda q: (q[0], q[1], q[2] != first, q[3], q[4]))
+        used_units: set[str] = set()
+        used_zones: set[str] = set()
+        spare = {k: n - 1 for k, n in count.items()}
+        for t, _, side, uid, z in pairs:
+            if uid in used_units or z in used_zones:
+                continue
+            u = s.units[uid]
+            if u.status == "table":
+                if spare[side, u.zone] <= 0:
+                    continue
+                spare[side, u.zone] -= 1
+            used_units.add(uid)
+            used_zones.add(z)
+            out[side] += 0.5 * REACH_DISCOUNT ** t
+    return out
 
 
 def expected_hits(s: HVState) -> dict[str, float]:
@@ -127,3 +248,129 @@ def evaluate_clans(state: State, seat: int) -> float:
 
 #: game id -> its evaluation (the others use the ruleset's heuristic)
 EVALUATIONS = {"honourable-victory": evaluate_hv, "clans": evaluate_clans}
+
+
+# ---------------------------------------------------------------- the last movement phases
+def hv_battle_ends_this_turn(s: HVState) -> bool:
+    """Whether the coming Determine Victory Phase ends the battle and no combat comes
+    before it: a movement phase of the last turn, or of a turn in which a side's tally
+    has reached its Breakpoint Value (the tally never falls)."""
+    if s.result() is not None or s.pend.get("step") not in _MOVE_STEPS:
+        return False
+    return s.turn >= int(s.opts["turn_limit"]) or any(s.tally[k] >= s.values(k)[1] for k in (0, 1))
+
+
+def hv_zone_margin(s: HVState, side: int) -> float:
+    """``side``'s uncontested zones less the other side's, and the general retreat (off the
+    table outnumbering on it) as a loss: what the Determine Victory Phase will see."""
+    held: list[set[str]] = [set(), set()]
+    on = [0, 0]
+    off = [0, 0]
+    for u in s.units.values():
+        if u.status == "table":
+            held[u.side].add(u.zone)
+            on[u.side] += 1
+        else:
+            off[u.side] += 1
+    margin = float(len(held[side] - held[1 - side]) - len(held[1 - side] - held[side]))
+    retreat = [off[k] > on[k] for k in (0, 1)]
+    if retreat[side] != retreat[1 - side]:
+        margin += -100.0 if retreat[side] else 100.0
+    return margin
+
+
+def hv_own_movement(state: State, seat: int) -> bool:
+    """Whether ``state`` is in ``seat``'s movement phase (its decisions or the reactions to
+    them): a movement decision is judged when the phase is over, not after random replies."""
+    s: HVState = state  # type: ignore[assignment]
+    return s.result() is None and s.pend.get("step") in _MOVE_STEPS and s.mover == seat
+
+
+#: the verbs that change who holds a zone in a movement phase (and a mounted unit's turn,
+#: which its second action may follow with a move)
+_ZONE_VERBS = frozenset({"move", "enter"})
+
+
+def hv_zone_policy(state: State, rng: Rng) -> str:
+    """The policy of the last movement phases: the action that most improves the mover's
+    zone margin (:func:`hv_zone_margin`), a mounted unit's two actions looked at together;
+    among equals the first of ending the phase, stopping, no reaction, else at random."""
+    s: HVState = state  # type: ignore[assignment]
+    legal = [a for a in s.legal_actions() if a != "concede"] or s.legal_actions()
+    seat = s.pend["seat"]
+    step = s.pend.get("step")
+    if step in ("move", "act2"):
+        cands = [a for a in legal if _zone_action(s, a)]
+        passive = "end" if step == "move" else next(a for a in legal if a.endswith(" stop"))
+    else:
+        cands = legal
+        passive = "none" if "none" in legal else ""
+    best: list[str] = [passive] if passive else []
+    best_value = hv_zone_margin(s, seat) if passive else -math.inf
+    for a in cands:
+        if a == passive:
+            continue
+        v = _zone_value(s.apply(a), seat, 1)
+        if v > best_value + 1e-9:
+            best, best_value = [a], v
+        elif v > best_value - 1e-9:
+            best.append(a)
+    if not best:
+        return rng.choice(legal)
+    return best[0] if best[0] == passive else rng.choice(best)
+
+
+def _zone_action(s: HVState, action: str) -> bool:
+    words = action.split()
+    if len(words) < 2 or words[0] not in s.units:
+        return False
+    if words[1] in _ZONE_VERBS:
+        return True
+    u = s.units[words[0]]
+    return words[1] == "turn" and s.pend.get("step") == "move" and s.is_mounted(u) \
+        and not s.table.restricted(u.zone)
+
+
+def _zone_value(s: HVState, seat: int, depth: int) -> float:
+    """The zone margin after an action, or after the best second action of the same unit."""
+    value = hv_zone_margin(s, seat)
+    if depth > 0 and s.pend.get("step") == "act2" and s.pend.get("seat") == seat:
+        for a in s.legal_actions():
+            if _zone_action(s, a):
+                value = max(value, _zone_value(s.apply(a), seat, depth - 1))
+    return value
+
+
+class HVEndgame:
+    """The last movement phases of An Honourable Victory!, played out to the result: both
+    sides follow :func:`hv_zone_policy` until the Determine Victory Phase ends the battle."""
+
+    #: a bound on the actions of one play-out (two movement phases and their reactions)
+    depth = 120
+
+    def applies(self, state: State) -> bool:
+        return hv_battle_ends_this_turn(state)  # type: ignore[arg-type]
+
+    def play(self, state: State, rng: Rng) -> State:
+        for _ in range(self.depth):
+            mover = state.to_move()
+            if mover is None:
+                break
+            state = state.apply(hv_zone_policy(state, rng))
+        return state
+
+    def value(self, state: State, seat: int) -> float:
+        """The result (1 won, 0 drawn, -1 lost), and a little for the zone margin."""
+        s: HVState = state  # type: ignore[assignment]
+        done = _terminal(state, seat)
+        base = 0.0 if done is None else done
+        margin = hv_zone_margin(s, seat)
+        return 0.9 * base + 0.1 * max(-1.0, min(1.0, margin / len(s.table.zones())))
+
+
+#: game id -> its last-phase search (:class:`kassen.ai.lookahead.HalvingPlayer` uses it there)
+ENDGAMES = {"honourable-victory": HVEndgame()}
+#: game id -> the phase whose decisions are judged at its end (playouts of a decision in it stop
+#: there). None by default: in a 20-game trial judging An Honourable Victory! movement decisions at
+#: the end of the phase (``hv_own_movement``) did worse than playing on until the seat decides again
+HORIZONS: dict[str, Horizon] = {}

@@ -9,8 +9,18 @@ every candidate is tried on the *same* determinizations (common random numbers),
 they are compared on the same dice and the same unseen cards. Each round keeps the
 better half of the candidates, until one is left.
 
-**Budget.** ``playouts`` per decision, counted (``last_work``, ``total_work``), never
-timed: the same seed makes the same choices on any machine, under any load.
+**Endgame.** Where the game's :class:`Endgame` applies (An Honourable Victory!: the
+movement phases before the Determine Victory Phase that ends the battle), a playout is
+the action and then the game played out to its *result* by the endgame's policy for
+both sides, ``end_playouts`` per decision instead of ``playouts``.
+
+**Horizon** (optional, unused by default). A decision for which ``horizon(state, seat)``
+holds is judged where the horizon ends (the playout stops there, or when the seat decides
+again).
+
+**Budget.** ``playouts`` (``end_playouts``) per decision, counted (``last_work``,
+``total_work``), never timed: the same seed makes the same choices on any machine, under
+any load.
 
 **Conceding.** The player never takes an action of :data:`kassen.ai.search.RESIGN`
 while anything else is legal: a battle is given up only when there is nothing else to
@@ -21,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Protocol
 
 from kassen.ai.players import Player
 from kassen.ai.search import RESIGN, play_policy, playout_policy
@@ -29,6 +40,22 @@ from kassen.engine.rng import Rng
 
 #: an evaluation: how well ``seat`` stands in a (determinized) state, in [-1, 1] or so
 Evaluation = Callable[[State, int], float]
+
+
+#: whether a seat's decision in a state belongs to a phase judged at its end (and whether a
+#: playout is still in it)
+Horizon = Callable[[State, int], bool]
+
+
+class Endgame(Protocol):
+    """A game's last phases, searched to the result: where it applies, how a playout goes on
+    from there (both sides), and what the end is worth to a seat."""
+
+    def applies(self, state: State) -> bool: ...
+
+    def play(self, state: State, rng: Rng) -> State: ...
+
+    def value(self, state: State, seat: int) -> float: ...
 
 
 def heuristic_evaluation(state: State, seat: int) -> float:
@@ -57,9 +84,13 @@ class HalvingPlayer(Player):
     name = "halving"
 
     def __init__(self, seed: int = 0, *, evaluation: Evaluation = heuristic_evaluation, playouts: int = 200,
-                 depth: int = 12, until_mine: int = 0, name: str | None = None) -> None:
+                 depth: int = 12, until_mine: int = 0, name: str | None = None,
+                 endgame: Endgame | None = None, end_playouts: int = 0, horizon: Horizon | None = None) -> None:
         self.rng = Rng(seed)
+        self.horizon = horizon
         self.until_mine = bool(until_mine)
+        self.endgame = endgame
+        self.end_playouts = end_playouts
         self.evaluation = evaluation
         self.playouts = playouts
         self.depth = depth
@@ -68,18 +99,22 @@ class HalvingPlayer(Player):
         #: playouts of the last decision and of every decision so far (the budget, counted)
         self.last_work = 0
         self.total_work = 0
+        self._within = False
 
     def choose(self, state: State, seat: int) -> str:
         legal = without_resigning(state.legal_actions())
         self.last_work = 0
         if len(legal) == 1:
             return legal[0]
+        ending = self.endgame is not None and self.end_playouts > 0 and self.endgame.applies(state)
+        budget = self.end_playouts if ending else self.playouts
+        self._within = self.horizon is not None and self.horizon(state, seat)
         # random tie-breaks; with fewer playouts than actions, a random few of them
-        cands = self.rng.shuffled(legal)[: max(1, self.playouts)]
+        cands = self.rng.shuffled(legal)[: max(1, budget)]
         total: dict[str, float] = dict.fromkeys(cands, 0.0)
         count: dict[str, int] = dict.fromkeys(cands, 0)
         rounds = max(1, math.ceil(math.log2(len(cands))))
-        left = self.playouts
+        left = budget
         for r in range(rounds):
             if len(cands) == 1:
                 break
@@ -90,7 +125,7 @@ class HalvingPlayer(Player):
             seeds = [self.rng.next64() for _ in range(per)]
             for a in cands:
                 for sd in seeds:
-                    total[a] += self._playout(state, seat, a, sd)
+                    total[a] += self._ending(state, seat, a, sd) if ending else self._playout(state, seat, a, sd)
                     count[a] += 1
             left -= per * len(cands)
             cands.sort(key=lambda act: -total[act] / count[act])  # stable: ties keep the shuffled order
@@ -103,19 +138,33 @@ class HalvingPlayer(Player):
         det = state.determinize(seat, Rng(seed))
         rng = Rng(seed ^ 0x5DEECE66D)
         end = det.apply(action)
-        if self.until_mine:
+        if self._within:  # a decision of a phase judged at its end: only the reactions within it
+            assert self.horizon is not None
+            horizon = self.horizon
+            end = play_until(end, seat, rng, self.depth, lambda s: not horizon(s, seat))
+        elif self.until_mine:
             end = play_until(end, seat, rng, self.depth)
         else:
             end = play_policy(end, rng, self.depth)
         return self.evaluation(end, seat)
 
 
-def play_until(state: State, seat: int, rng: Rng, depth: int) -> State:
+    def _ending(self, state: State, seat: int, action: str, seed: int) -> float:
+        """A playout of the endgame: the action, then the game played out to its result by the
+        endgame's policy (both sides), scored by the endgame's value."""
+        assert self.endgame is not None
+        self.last_work += 1
+        det = state.determinize(seat, Rng(seed))
+        end = self.endgame.play(det.apply(action), Rng(seed ^ 0x5DEECE66D))
+        return self.endgame.value(end, seat)
+
+
+def play_until(state: State, seat: int, rng: Rng, depth: int, stop: Callable[[State], bool] | None = None) -> State:
     """The state after the other seats' replies (playout policy) and chance, up to ``depth``
-    actions: stops when ``seat`` must decide again."""
+    actions: stops when ``seat`` must decide again, or earlier when ``stop`` says so."""
     for _ in range(depth):
         mover = state.to_move()
-        if mover is None or mover == seat:
+        if mover is None or mover == seat or (stop is not None and stop(state)):
             break
         if mover == CHANCE:
             state = state.apply(sample_chance(state.chance_outcomes(), rng))

@@ -123,9 +123,9 @@ GAME_LEVELS: dict[str, dict[str, dict[str, int]]] = {
         "hard": {"playouts": 1200, "depth": 60},
     },
     "honourable-victory": {  # the playout plays the replies and dice until the seat decides again
-        "easy": {"playouts": 16, "depth": 30, "until_mine": 1},
-        "normal": {"playouts": 120, "depth": 30, "until_mine": 1},
-        "hard": {"playouts": 600, "depth": 30, "until_mine": 1},
+        "easy": {"playouts": 16, "depth": 30, "until_mine": 1, "end_playouts": 8},
+        "normal": {"playouts": 120, "depth": 30, "until_mine": 1, "end_playouts": 48},
+        "hard": {"playouts": 600, "depth": 30, "until_mine": 1, "end_playouts": 160},
     },
 }
 
@@ -137,10 +137,11 @@ def level_player(level: str, game_id: str, seed: int) -> Player:
 
         return TurnPlanner(seed, name=level, **PLANNER_LEVELS[level])  # type: ignore[arg-type]
     if game_id in GAME_LEVELS:
-        from kassen.ai.evaluate_games import EVALUATIONS
+        from kassen.ai.evaluate_games import ENDGAMES, EVALUATIONS, HORIZONS
         from kassen.ai.lookahead import HalvingPlayer
 
-        return HalvingPlayer(seed, evaluation=EVALUATIONS[game_id], name=level, **GAME_LEVELS[game_id][level])
+        return HalvingPlayer(seed, evaluation=EVALUATIONS[game_id], name=level, endgame=ENDGAMES.get(game_id),
+                             horizon=HORIZONS.get(game_id), **GAME_LEVELS[game_id][level])
     from kassen.ai.search import GreedyPlayer, MCTSPlayer
 
     if level == "easy":
