@@ -61,11 +61,11 @@ def balance_figure(game_id: str, sid: str) -> dict[str, Any] | None:
         return None
     plots = doc.get("plots", {}).get(sid, [])
     svg = next((p for p in plots if p.endswith(".svg")), None)
-    return {
-        "date": doc["date"],
+    return {  # a scenario may carry its own run (date, command) when the report joins several
+        "date": rep.get("date", doc["date"]),
         "players": doc["players"],
         "games": rep["games"],
-        "command": doc["command"],
+        "command": rep.get("command", doc["command"]),
         "win_rate": {s: {"rate": w["rate"], "ci95": w["ci95"]} for s, w in rep["win_rate_by_side"].items()},
         "draws": rep["draws"],
         "mean_turns": rep["length"]["turns"]["mean"],
