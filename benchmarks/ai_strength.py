@@ -13,7 +13,10 @@ Usage (from the project root)::
 
 ``--pairs`` lists ``A:B`` pairings; the first player's win rate is the one that
 is judged. ``mcts`` is ``MCTSPlayer(seed, iterations=10**9, seconds=S)`` with
-``S = --mcts-seconds`` (``mcts@0.5`` sets S for one pairing). Pairings of plain
+``S = --mcts-seconds`` (``mcts@0.5`` sets S for one pairing); ``mcts@1300it`` is
+``MCTSPlayer(seed, iterations=1300)``, a counted budget that no load on the machine
+changes (use it for long runs: the iterations one core makes in S seconds, measured
+by ``benchmarks/mcts_iterations.py``, stand for "S seconds per decision"). Pairings of plain
 player names go through :func:`kassen.ai.series.run_series`; pairings with a
 timed MCTS are played by :func:`play_game` (the same seeds, seats and limits as
 :func:`kassen.ai.series.play_one`, but with a player factory, and timed).
@@ -40,12 +43,13 @@ from kassen.engine.protocol import State
 from kassen.rulesets.registry import load_game
 
 #: (player, opponent) -> the share of games the player must win
-TARGETS: dict[tuple[str, str], float] = {("greedy", "random"): 0.90, ("mcts", "greedy"): 0.70}
+TARGETS: dict[tuple[str, str], float] = {("greedy", "random"): 0.90, ("mcts", "greedy"): 0.70,
+                                         ("hard", "mcts"): 0.75}
 MIN_GAMES = 100
 
 
 def base_name(label: str) -> str:
-    """``'mcts@1s'`` -> ``'mcts'``."""
+    """``'mcts@1s'`` -> ``'mcts'``; ``'mcts@1300it'`` -> ``'mcts'``."""
     return label.split("@", 1)[0]
 
 
@@ -57,6 +61,10 @@ def label_for(name: str, mcts_seconds: float) -> str:
         if secs:
             raise SystemExit(f"{name!r}: only mcts takes @seconds")
         return base
+    if secs.endswith("it"):
+        if not secs[:-2].isdigit() or int(secs[:-2]) < 1:
+            raise SystemExit(f"{name!r}: iterations per decision must be a positive whole number")
+        return f"mcts@{int(secs[:-2])}it"
     seconds = float(secs.rstrip("s")) if secs else mcts_seconds
     if seconds <= 0:
         raise SystemExit(f"{name!r}: seconds per decision must be positive")
@@ -64,8 +72,11 @@ def label_for(name: str, mcts_seconds: float) -> str:
 
 
 def make(label: str, seed: int) -> Player:
-    """The player a label names (``mcts@1s`` -> an MCTS player with a 1 second budget)."""
+    """The player a label names (``mcts@1s`` -> an MCTS player with a 1 second budget,
+    ``mcts@1300it`` -> one with 1,300 iterations a decision)."""
     base, _, secs = label.partition("@")
+    if base == "mcts" and secs.endswith("it"):
+        return MCTSPlayer(seed, iterations=int(secs[:-2]))
     if base == "mcts" and secs:
         return MCTSPlayer(seed, iterations=10**9, seconds=float(secs.rstrip("s")))
     return make_player(base, seed)
@@ -140,6 +151,8 @@ def judge(labels: list[str], stats: Any, games: int) -> dict[str, Any]:
         out["met_with_confidence"] = lo >= target
         if base_name(a) == "mcts" and a != "mcts@1s":
             out["note"] = "the target is for mcts at 1 second per decision"
+        if base_name(b) == "mcts" and b.endswith("it"):
+            out["note"] = f"{b}: a counted budget standing for 1 second per decision (see the docstring)"
     if games < MIN_GAMES:
         out["note"] = (out.get("note", "") + "; " if out.get("note") else "") + \
             f"only {games} games: the targets need at least {MIN_GAMES}"
