@@ -73,6 +73,48 @@ def test_a_fresh_array_every_time():
     assert not np.array_equal(m.observe(0), a)
 
 
+@pytest.mark.parametrize("gid", ["cc-samurai", "clans", "honourable-victory"])
+def test_a_mask_kept_never_changes_and_cannot_be_written(gid):
+    """Masks are read-only, and the match writes again only into mask buffers nobody holds: masks
+    kept (a replay buffer) stay as they were, whatever is played after."""
+    m = Match(gid)
+    m.reset(3)
+    rng = random.Random(3)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    for k in range(60):
+        if m.state.is_terminal():
+            break
+        seat = m.state.to_move()
+        mask = m.mask(seat)
+        with pytest.raises(ValueError, match="read-only"):
+            mask[0] = 1
+        assert not m.mask(1 - seat).any()
+        if k % 2 == 0:
+            kept.append((mask, mask.copy()))
+        assert sorted(np.flatnonzero(mask)) == sorted(m.ints())
+        m.play(rng.choice(m.legal()))
+    assert len(kept) >= 10
+    for mask, was in kept:
+        assert np.array_equal(mask, was)
+
+
+def test_masks_dropped_are_rewritten_in_place():
+    """A loop that drops each mask before asking the next one reuses its buffers, where a fresh
+    array every call would make a new one each time."""
+    m = Match("cc-samurai")
+    m.reset(5)
+    rng = random.Random(5)
+    bases = set()
+    mask = None
+    for _ in range(200):
+        seat = m.state.to_move()
+        mask = m.mask(seat)
+        bases.add(id(mask.base))
+        assert sorted(np.flatnonzero(mask)) == sorted(m.ints())
+        m.play(rng.choice(m.legal()))
+    assert len(bases) <= 2, bases
+
+
 @pytest.mark.parametrize("scenario", [None, "nagashino-1575"])
 def test_the_other_seats_secrets_do_not_change_my_fast_tensor(scenario):
     """Two states that differ only in the other seat's hand give the viewer the same fast tensor
