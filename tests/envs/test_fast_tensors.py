@@ -1,8 +1,8 @@
 """The tensors read straight from the state (kassen.envs.fast) are the tensors of the JSON view.
 
 Every decision of a few seeded random games, for every seat and every game id: the env's
-observer must give exactly ``encoder(game).encode(observation(seat))``, so the fast path (the
-C&C games; the clan game and An Honourable Victory! still go through the JSON view) cannot
+observer must give exactly ``encoder(game).encode(observation(seat))``, so the fast paths (the
+C&C games: kassen.envs.fast; the clan game: fast_clans; An Honourable Victory!: fast_hv) cannot
 drift from the documented layout or show a seat more than its observation does.
 """
 
@@ -60,9 +60,14 @@ def test_fast_tensor_equals_the_json_tensor_at_every_decision(gid, scenario, see
         assert n > 0
 
 
-def test_the_c_and_c_games_have_the_fast_path():
+def test_every_game_has_a_fast_path():
+    from kassen.envs.fast_clans import ClansObserver
+    from kassen.envs.fast_hv import HVObserver
+
     assert isinstance(Observer("cc-samurai").fast, CCObserver)
     assert isinstance(Observer("cc-samurai-zvezda").fast, CCObserver)
+    assert isinstance(Observer("clans").other, ClansObserver)
+    assert isinstance(Observer("honourable-victory").other, HVObserver)
 
 
 def test_a_fresh_array_every_time():

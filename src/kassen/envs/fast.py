@@ -26,7 +26,7 @@ import numpy as np
 
 from kassen.engine.hexgrid import Hex
 from kassen.engine.protocol import Result
-from kassen.envs.tensors import CCEncoder, ClansEncoder, Encoder, encoder
+from kassen.envs.tensors import CCEncoder, ClansEncoder, Encoder, HVEncoder, encoder
 from kassen.rulesets.cc_samurai.state import CCState
 from kassen.rulesets.registry import load_game
 
@@ -437,8 +437,8 @@ class CCObserver:
 
 
 class Observer:
-    """``observe(state, seat)``: the game's fast observer (C&C, the clan game), else the JSON
-    path; a fresh array every call."""
+    """``observe(state, seat)``: the game's fast observer (C&C, the clan game, An Honourable
+    Victory!), else the JSON path; a fresh array every call."""
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
@@ -450,6 +450,10 @@ class Observer:
             from kassen.envs.fast_clans import ClansObserver
 
             self.other = ClansObserver(enc)
+        elif isinstance(enc, HVEncoder):
+            from kassen.envs.fast_hv import HVObserver
+
+            self.other = HVObserver(enc)
 
     def observe(self, state: Any, seat: int) -> np.ndarray:
         if self.fast is not None:

@@ -1,0 +1,193 @@
+"""An Honourable Victory!'s observation tensor read straight from the state, without the JSON view.
+
+:class:`HVObserver` gives the same tensor as
+``encoder("honourable-victory").encode(observation(seat))`` (tested at every decision of seeded
+games), reading only what ``observation(seat)`` shows: the table, every unit's public state,
+the pending decision and attack, the seat's own fire declarations (only their number is
+encoded). The planes of the table (zones, reserves, terrain, escarpments) are made once per
+table and viewer; the rest is written at every call. Sums are float32 as the JSON encoder's
+(``vec[i] += x``), see :mod:`kassen.envs.fast_clans`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kassen.envs.fast_clans import r32
+from kassen.envs.tensors import HV_CLASSES, HV_COLS, HV_FORMS, HV_MAX_STANDS, HV_ROWS, HVEncoder
+from kassen.rulesets.honourable_victory.state import HVState
+from kassen.rulesets.honourable_victory.table import parse_zone
+
+_FACING = ("forward", "right", "back", "left")
+
+
+class HVObserver:
+    """``observe(state, seat)`` for An Honourable Victory!."""
+
+    def __init__(self, enc: HVEncoder) -> None:
+        self.enc = enc
+        lay = enc.layout
+        self.size = lay.size
+        self.hw = HV_ROWS * HV_COLS
+        v0 = lay.plane_size
+        self.ch = {n: k * self.hw for n, k in enc.ch.items()}
+        self.sc = {n: v0 + i for n, i in enc.sc.items()}
+        self.m = enc.m
+        #: per viewer: (the table, its planes) of the last table seen
+        self.static: dict[int, tuple[Any, np.ndarray]] = {}
+        #: per (viewer side, slot number): the scalar index of each slot field
+        self.slot: dict[tuple[str, int], dict[str, int]] = {
+            (side, k): {f: self.sc[f"{side}{k}:{f}"] for f in enc.slot_fields}
+            for side in ("own", "enemy") for k in range(1, self.m + 1)}
+        self.die = r32(1 / 12)
+
+    def _rc(self, z: str, flip: bool, width: int) -> int | None:
+        """The flat cell of zone ``z`` for the viewer, or None (off the grid, not a zone)."""
+        p = parse_zone(z)
+        if p is None:
+            return None
+        c, r = p
+        if flip:
+            r, c = HV_ROWS - 1 - r, width - 1 - c
+        if not (0 <= r < HV_ROWS and 0 <= c < HV_COLS):
+            return None
+        return r * HV_COLS + c
+
+    def _table(self, st: HVState, me: int) -> np.ndarray:
+        got = self.static.get(me)
+        table = st.table
+        if got is not None and got[0] is table:
+            return got[1]
+        out = np.zeros(self.size, np.float32)
+        ch, flip, width = self.ch, me == 1, table.width
+        for z in table.zones():
+            c = self._rc(z, flip, width)
+            if c is not None:
+                out[ch["table"] + c] = 1
+        for s_ in (0, 1):
+            for z in table.reserve_zones(s_):
+                c = self._rc(z, flip, width)
+                if c is not None:
+                    out[ch["reserve:own" if s_ == me else "reserve:enemy"] + c] = 1
+        for z, feats in table.terrain.items():
+            c = self._rc(z, flip, width)
+            if c is not None:
+                for f in feats:
+                    k = ch.get(f"terrain:{f}")
+                    if k is not None:
+                        out[k + c] = 1
+        for e in table.escarpments:
+            for z in e:
+                c = self._rc(z, flip, width)
+                if c is not None:
+                    out[ch["escarpment"] + c] = 1
+        self.static[me] = (table, out)
+        return out
+
+    def observe(self, st: HVState, seat: int) -> Any:
+        me = seat
+        out = self._table(st, me).copy()
+        mv: Any = memoryview(out)  # type: ignore[arg-type]
+        ch, sc, rc = self.ch, self.sc, self._rc
+        flip = me == 1
+        table = st.table
+        width = table.width
+        mine = "SN"[me]
+        turn_back = 2 if flip else 0
+        for s_, z in enumerate(st.daimyo):
+            c = rc(z, flip, width) if z else None
+            if c is not None:
+                mv[ch["daimyo:own" if s_ == me else "daimyo:enemy"] + c] = 1.0
+        p = st._top()
+        att = st.att or {}
+        pend_unit, pend_target = p.get("unit"), p.get("target")
+        att_a, att_t = att.get("a"), att.get("t")
+        limit = max(1, table.limit)
+        per_unit = r32(1 / limit)
+        slots, m = self.slot, self.m
+        for u in st.units.values():
+            own = u.side == me
+            side = "own" if own else "enemy"
+            c = rc(u.zone, flip, width) if u.zone else None
+            fd = _FACING[(u.facing - turn_back) % 4]
+            engaged = st.contacts_of(u.uid)
+            if c is not None and u.status != "routed":
+                if u.cls in HV_CLASSES:
+                    k = ch[f"stands:{side}:{u.cls}"] + c
+                    mv[k] = mv[k] + r32(u.stands / (HV_MAX_STANDS * limit))
+                k = ch[f"units:{side}"] + c
+                mv[k] = mv[k] + per_unit
+                k = ch[f"hits:{side}"] + c
+                mv[k] = mv[k] + r32(u.hits / (HV_MAX_STANDS * limit))
+                k = ch[f"engaged:{side}"] + c
+                mv[k] = mv[k] + r32(float(bool(engaged)) / limit)
+                k = ch[f"facing:{side}:{fd}"] + c
+                mv[k] = mv[k] + per_unit
+                if u.form in HV_FORMS:
+                    k = ch[f"formation:{side}:{u.form}"] + c
+                    mv[k] = mv[k] + per_unit
+            uid = u.uid
+            num = uid[1:]
+            if not num.isdigit() or not 1 <= int(num) <= m:
+                continue
+            f = slots[("own" if uid[:1] == mine else "enemy", int(num))]
+            mv[f["present"]] = 1.0
+            mv[f["stands"]] = u.stands / HV_MAX_STANDS
+            mv[f["start"]] = u.start / HV_MAX_STANDS
+            if c is not None:
+                mv[f["row"]] = (c // HV_COLS) / (HV_ROWS - 1)
+                mv[f["col"]] = (c % HV_COLS) / (HV_COLS - 1)
+            mv[f["hits"]] = u.hits / HV_MAX_STANDS
+            mv[f["fired"]] = float(bool(u.fired))
+            mv[f["reacted"]] = float(bool(u.reacted))
+            mv[f["mounted"]] = float(bool(u.mounted))
+            mv[f["engaged"]] = len(engaged) / 4
+            mv[f[f"facing:{fd}"]] = 1.0
+            for key in (f"formation:{u.form}", f"status:{u.status}", f"quality:{st.quality(u)}",
+                        f"class:{u.cls}", f"weapon:{u.weapon}"):
+                k2 = f.get(key)
+                if k2 is not None:
+                    mv[k2] = 1.0
+            mv[f["pending-unit"]] = float(pend_unit == uid)
+            mv[f["pending-target"]] = float(pend_target == uid)
+            mv[f["attacker"]] = float(att_a == uid)
+            mv[f["attacked"]] = float(att_t == uid)
+        res = st.result()
+        mover = None if res is not None or not st.stack else st.stack[-1]["seat"]
+        mv[sc["to-move-is-me"]] = float(mover == me)
+        mv[sc["initiative-is-me"]] = float(st.init == me)
+        tl = max(1, st.opts["turn_limit"])
+        mv[sc["turn"]] = st.turn / tl
+        mv[sc["turn-limit"]] = tl / 100
+        mv[sc["width"]] = width / HV_COLS
+        mv[sc["limit"]] = limit / 9
+        mv[sc["declared-fire"]] = len(st.fire_decl[me]) / 10
+        if st.att is not None:
+            mv[sc["attack:cv"]] = att.get("cv", 0) / 6
+            mv[sc["attack:stands"]] = att.get("stands", 0) / HV_MAX_STANDS
+            mv[sc["attack:mine"]] = float((att.get("a") or "")[:1] == mine)
+            die = self.die
+            for d in att.get("dice", []):
+                got = sc.get(f"attack:die{d}")
+                if got is not None:
+                    mv[got] = mv[got] + die
+        for s_ in (0, 1):
+            side = "own" if s_ == me else "enemy"
+            third, breakpoint = st.values(s_)
+            mv[sc[f"tally:{side}"]] = st.tally[s_] / 20
+            mv[sc[f"start-units:{side}"]] = st.start_units[s_] / 20
+            mv[sc[f"third-value:{side}"]] = third / 20
+            mv[sc[f"breakpoint:{side}"]] = breakpoint / 20
+            mv[sc[f"uncontested:{side}"]] = st.uncontested(s_) / 20
+        decision = p.get("t")
+        if decision:
+            got = sc.get(f"decision:{decision}")
+            if got is not None:
+                mv[got] = 1.0
+        if res is not None:
+            w = res.winner
+            mv[sc["result:draw" if w is None else ("result:won" if w == me else "result:lost")]] = 1.0
+        np.clip(out, 0.0, 1.0, out=out)
+        return out
