@@ -42,9 +42,27 @@ class HVObserver:
             (side, k): {f: self.sc[f"{side}{k}:{f}"] for f in enc.slot_fields}
             for side in ("own", "enemy") for k in range(1, self.m + 1)}
         self.die = r32(1 / 12)
+        #: (zone, flip, width) -> its flat cell
+        self.cells: dict[tuple[str, bool, int], int | None] = {}
+        #: per side ("own", "enemy"): its unit planes' offsets
+        self.planes = {side: (
+            {c: self.ch[f"stands:{side}:{c}"] for c in HV_CLASSES}, self.ch[f"units:{side}"],
+            self.ch[f"hits:{side}"], self.ch[f"engaged:{side}"],
+            {fd: self.ch[f"facing:{side}:{fd}"] for fd in _FACING},
+            {f: self.ch[f"formation:{side}:{f}"] for f in HV_FORMS}) for side in ("own", "enemy")}
+        #: (limit, stands or hits) -> the float32 share of a unit's plane
+        self.shares: dict[tuple[int, int], float] = {}
 
     def _rc(self, z: str, flip: bool, width: int) -> int | None:
         """The flat cell of zone ``z`` for the viewer, or None (off the grid, not a zone)."""
+        key = (z, flip, width)
+        got = self.cells.get(key, -1)
+        if got != -1:
+            return got
+        got = self.cells[key] = self._cell(z, flip, width)
+        return got
+
+    def _cell(self, z: str, flip: bool, width: int) -> int | None:
         p = parse_zone(z)
         if p is None:
             return None
@@ -54,6 +72,13 @@ class HVObserver:
         if not (0 <= r < HV_ROWS and 0 <= c < HV_COLS):
             return None
         return r * HV_COLS + c
+
+    def _share(self, limit: int, n: int) -> float:
+        """``n / (HV_MAX_STANDS * limit)`` rounded to float32."""
+        got = self.shares.get((limit, n))
+        if got is None:
+            got = self.shares[(limit, n)] = r32(n / (HV_MAX_STANDS * limit))
+        return got
 
     def _table(self, st: HVState, me: int) -> np.ndarray:
         got = self.static.get(me)
@@ -106,7 +131,7 @@ class HVObserver:
         att_a, att_t = att.get("a"), att.get("t")
         limit = max(1, table.limit)
         per_unit = r32(1 / limit)
-        slots, m = self.slot, self.m
+        slots, m, planes, share = self.slot, self.m, self.planes, self._share
         for u in st.units.values():
             own = u.side == me
             side = "own" if own else "enemy"
@@ -114,19 +139,23 @@ class HVObserver:
             fd = _FACING[(u.facing - turn_back) % 4]
             engaged = st.contacts_of(u.uid)
             if c is not None and u.status != "routed":
-                if u.cls in HV_CLASSES:
-                    k = ch[f"stands:{side}:{u.cls}"] + c
-                    mv[k] = mv[k] + r32(u.stands / (HV_MAX_STANDS * limit))
-                k = ch[f"units:{side}"] + c
+                p_stands, p_units, p_hits, p_engaged, p_facing, p_form = planes[side]
+                k2 = p_stands.get(u.cls)
+                if k2 is not None:
+                    k = k2 + c
+                    mv[k] = mv[k] + share(limit, u.stands)
+                k = p_units + c
                 mv[k] = mv[k] + per_unit
-                k = ch[f"hits:{side}"] + c
-                mv[k] = mv[k] + r32(u.hits / (HV_MAX_STANDS * limit))
-                k = ch[f"engaged:{side}"] + c
-                mv[k] = mv[k] + r32(float(bool(engaged)) / limit)
-                k = ch[f"facing:{side}:{fd}"] + c
+                k = p_hits + c
+                mv[k] = mv[k] + share(limit, u.hits)
+                if engaged:
+                    k = p_engaged + c
+                    mv[k] = mv[k] + per_unit
+                k = p_facing[fd] + c
                 mv[k] = mv[k] + per_unit
-                if u.form in HV_FORMS:
-                    k = ch[f"formation:{side}:{u.form}"] + c
+                k2 = p_form.get(u.form)
+                if k2 is not None:
+                    k = k2 + c
                     mv[k] = mv[k] + per_unit
             uid = u.uid
             num = uid[1:]
@@ -173,6 +202,12 @@ class HVObserver:
                 got = sc.get(f"attack:die{d}")
                 if got is not None:
                     mv[got] = mv[got] + die
+        # state.uncontested(side), from the zones each side holds on the table (one pass)
+        held: tuple[set[str], set[str]] = (set(), set())
+        for u in st.units.values():
+            if u.status == "table":
+                held[u.side].add(u.zone)
+        zones = table.zones()
         for s_ in (0, 1):
             side = "own" if s_ == me else "enemy"
             third, breakpoint = st.values(s_)
@@ -180,7 +215,8 @@ class HVObserver:
             mv[sc[f"start-units:{side}"]] = st.start_units[s_] / 20
             mv[sc[f"third-value:{side}"]] = third / 20
             mv[sc[f"breakpoint:{side}"]] = breakpoint / 20
-            mv[sc[f"uncontested:{side}"]] = st.uncontested(s_) / 20
+            ours, theirs = held[s_], held[1 - s_]
+            mv[sc[f"uncontested:{side}"]] = sum(1 for z in zones if z in ours and z not in theirs) / 20
         decision = p.get("t")
         if decision:
             got = sc.get(f"decision:{decision}")
