@@ -116,3 +116,20 @@ def test_gymnasium_illegal_action():
     strict.reset(seed=0)
     with pytest.raises(Exception, match="not legal"):
         strict.step(bad)
+
+
+def test_the_action_spaces_are_seeded_by_reset_when_first_sampled():
+    """reset(seed) seeds each agent's action space (applied at its first sample: seeding costs
+    as much as a few clan-game decisions): samples as those of a space made with that seed."""
+    from gymnasium import spaces
+
+    env = ke.aec_env("clans", "2-players")
+    for seed in (5, 6, 5):
+        env.reset(seed=seed)
+        agent = env.agent_selection
+        n = env.action_space(agent).n
+        got = [int(env.action_space(agent).sample()) for _ in range(4)]
+        want = spaces.Discrete(n, seed=seed)
+        assert got == [int(want.sample()) for _ in range(4)]
+    env.action_space(agent).seed(11)  # an explicit seed wins over the one of the reset
+    assert int(env.action_space(agent).sample()) == int(spaces.Discrete(n, seed=11).sample())
