@@ -188,4 +188,7 @@ class Match:
         self.state = skip_chance(self.state.apply(text), self.rng)
 
     def returns(self) -> list[float]:
-        return returns_of(self.state.result(), self.n_seats, teams_of(self.state))
+        res, n = self.state.result(), self.n_seats
+        if res is None or len(res.scores) == n or res.winner is None:  # no need of the teams
+            return returns_of(res, n, [])
+        return returns_of(res, n, teams_of(self.state))
