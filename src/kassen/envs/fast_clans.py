@@ -81,13 +81,14 @@ class ClansObserver:
                 mv[owner_ch[(owner - me) % n] + cell] = 1.0
                 mv[c_partner + cell] = float(owner == partner)
                 mv[c_count + cell] = len(cards) / 13
-                mv[c_shown + cell] = st.strength_shown(i, j) / 30
                 mv[c_bonus + cell] = st.bonus[i][j] / 5
                 if outcome is not None:
                     mv[c_res + cell] = 1.0
                     mv[c_won + cell] = float(outcome.get("winner") == owner)
+                shown = False
                 for e in cards:
                     if e[1]:
+                        shown = True
                         k = up[card_type(e[0])] + cell
                         mv[k] = mv[k] + q4
                     else:
@@ -97,6 +98,8 @@ class ClansObserver:
                             mv[k] = mv[k] + q4
                         else:
                             mv[c_unknown + cell] = mv[c_unknown + cell] + q13
+                if shown:  # the face-up cards' Strength (0 without any)
+                    mv[c_shown + cell] = st.strength_shown(i, j) / 30
         mover = st.to_move()
         mv[sc["to-move-is-me"]] = float(mover == me)
         if mover is not None:
