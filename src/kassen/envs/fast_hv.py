@@ -21,6 +21,11 @@ from kassen.rulesets.honourable_victory.state import HVState
 from kassen.rulesets.honourable_victory.table import parse_zone
 
 _FACING = ("forward", "right", "back", "left")
+#: the slot fields written by position (``HVObserver.slot``)
+_FIELDS = ("present", "stands", "start", "row", "col", "hits", "fired", "reacted", "mounted", "engaged",
+           "pending-unit", "pending-target", "attacker", "attacked")
+#: the slot fields ``<kind>:<word>``, in the order ``HVObserver.observe`` reads a unit's words
+_KINDS = ("formation", "status", "quality", "class", "weapon")
 
 
 class HVObserver:
@@ -37,10 +42,18 @@ class HVObserver:
         self.m = enc.m
         #: per viewer: (the table, its planes) of the last table seen
         self.static: dict[int, tuple[Any, np.ndarray]] = {}
-        #: per (viewer side, slot number): the scalar index of each slot field
-        self.slot: dict[tuple[str, int], dict[str, int]] = {
-            (side, k): {f: self.sc[f"{side}{k}:{f}"] for f in enc.slot_fields}
-            for side in ("own", "enemy") for k in range(1, self.m + 1)}
+        #: per (viewer side, slot number): the scalar index of its fields ``_FIELDS``, of its
+        #: facings (forward, right, back, left) and, per kind of ``_KINDS``, of each word
+        self.slot: dict[tuple[str, int], tuple[list[int], list[int], list[dict[str, int]]]] = {}
+        for side in ("own", "enemy"):
+            for k in range(1, self.m + 1):
+                at = {f: self.sc[f"{side}{k}:{f}"] for f in enc.slot_fields}
+                words: list[dict[str, int]] = [{} for _ in _KINDS]
+                for f, i in at.items():
+                    kind, _, word = f.partition(":")
+                    if kind in _KINDS:
+                        words[_KINDS.index(kind)][word] = i
+                self.slot[(side, k)] = ([at[f] for f in _FIELDS], [at[f"facing:{d}"] for d in _FACING], words)
         self.die = r32(1 / 12)
         #: (zone, flip, width) -> its flat cell
         self.cells: dict[tuple[str, bool, int], int | None] = {}
@@ -131,58 +144,76 @@ class HVObserver:
         att_a, att_t = att.get("a"), att.get("t")
         limit = max(1, table.limit)
         per_unit = r32(1 / limit)
-        slots, m, planes, share = self.slot, self.m, self.planes, self._share
+        slots, m, planes, shares = self.slot, self.m, self.planes, self.shares
+        # len(state.contacts_of(uid)) of every unit, in one pass over the contacts
+        engaged_n: dict[str, int] = {}
+        for a, _af, b, _bf in st.contacts:
+            engaged_n[a] = engaged_n.get(a, 0) + 1
+            if b != a:
+                engaged_n[b] = engaged_n.get(b, 0) + 1
+        quality_on = st.opts["quality"] != "off"  # state.quality(u)
         for u in st.units.values():
-            own = u.side == me
-            side = "own" if own else "enemy"
+            side = "own" if u.side == me else "enemy"
             c = rc(u.zone, flip, width) if u.zone else None
-            fd = _FACING[(u.facing - turn_back) % 4]
-            engaged = st.contacts_of(u.uid)
+            fdi = (u.facing - turn_back) % 4
+            uid = u.uid
+            engaged = engaged_n.get(uid, 0)
             if c is not None and u.status != "routed":
                 p_stands, p_units, p_hits, p_engaged, p_facing, p_form = planes[side]
                 k2 = p_stands.get(u.cls)
                 if k2 is not None:
                     k = k2 + c
-                    mv[k] = mv[k] + share(limit, u.stands)
+                    got = shares.get((limit, u.stands))
+                    mv[k] = mv[k] + (self._share(limit, u.stands) if got is None else got)
                 k = p_units + c
                 mv[k] = mv[k] + per_unit
-                k = p_hits + c
-                mv[k] = mv[k] + share(limit, u.hits)
+                if u.hits:
+                    k = p_hits + c
+                    got = shares.get((limit, u.hits))
+                    mv[k] = mv[k] + (self._share(limit, u.hits) if got is None else got)
                 if engaged:
                     k = p_engaged + c
                     mv[k] = mv[k] + per_unit
-                k = p_facing[fd] + c
+                k = p_facing[_FACING[fdi]] + c
                 mv[k] = mv[k] + per_unit
                 k2 = p_form.get(u.form)
                 if k2 is not None:
                     k = k2 + c
                     mv[k] = mv[k] + per_unit
-            uid = u.uid
             num = uid[1:]
             if not num.isdigit() or not 1 <= int(num) <= m:
                 continue
-            f = slots[("own" if uid[:1] == mine else "enemy", int(num))]
-            mv[f["present"]] = 1.0
-            mv[f["stands"]] = u.stands / HV_MAX_STANDS
-            mv[f["start"]] = u.start / HV_MAX_STANDS
+            f, facing, words = slots[("own" if uid[:1] == mine else "enemy", int(num))]
+            mv[f[0]] = 1.0
+            mv[f[1]] = u.stands / HV_MAX_STANDS
+            mv[f[2]] = u.start / HV_MAX_STANDS
             if c is not None:
-                mv[f["row"]] = (c // HV_COLS) / (HV_ROWS - 1)
-                mv[f["col"]] = (c % HV_COLS) / (HV_COLS - 1)
-            mv[f["hits"]] = u.hits / HV_MAX_STANDS
-            mv[f["fired"]] = float(bool(u.fired))
-            mv[f["reacted"]] = float(bool(u.reacted))
-            mv[f["mounted"]] = float(bool(u.mounted))
-            mv[f["engaged"]] = len(engaged) / 4
-            mv[f[f"facing:{fd}"]] = 1.0
-            for key in (f"formation:{u.form}", f"status:{u.status}", f"quality:{st.quality(u)}",
-                        f"class:{u.cls}", f"weapon:{u.weapon}"):
-                k2 = f.get(key)
+                mv[f[3]] = (c // HV_COLS) / (HV_ROWS - 1)
+                mv[f[4]] = (c % HV_COLS) / (HV_COLS - 1)
+            if u.hits:
+                mv[f[5]] = u.hits / HV_MAX_STANDS
+            if u.fired:
+                mv[f[6]] = 1.0
+            if u.reacted:
+                mv[f[7]] = 1.0
+            if u.mounted:
+                mv[f[8]] = 1.0
+            if engaged:
+                mv[f[9]] = engaged / 4
+            mv[facing[fdi]] = 1.0
+            for kind, word in enumerate((u.form, u.status, u.quality if quality_on else "seasoned", u.cls,
+                                         u.weapon)):
+                k2 = words[kind].get(word)
                 if k2 is not None:
                     mv[k2] = 1.0
-            mv[f["pending-unit"]] = float(pend_unit == uid)
-            mv[f["pending-target"]] = float(pend_target == uid)
-            mv[f["attacker"]] = float(att_a == uid)
-            mv[f["attacked"]] = float(att_t == uid)
+            if pend_unit == uid:
+                mv[f[10]] = 1.0
+            if pend_target == uid:
+                mv[f[11]] = 1.0
+            if att_a == uid:
+                mv[f[12]] = 1.0
+            if att_t == uid:
+                mv[f[13]] = 1.0
         res = st.result()
         mover = None if res is not None or not st.stack else st.stack[-1]["seat"]
         mv[sc["to-move-is-me"]] = float(mover == me)
