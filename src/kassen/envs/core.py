@@ -172,8 +172,8 @@ class Match:
         """``seat``'s observation tensor (a fresh array)."""
         return self.observe_state(self.state, seat)
 
-    def play(self, action: int | str | None) -> None:
-        """Play ``action``: its integer (``None`` is refused) or its notation."""
+    def play(self, action: Any) -> None:
+        """Play ``action``: its integer (a numpy one too; ``None`` is refused) or its notation."""
         if action is None:
             raise KassenError("no action given for a seat that must act")
         if isinstance(action, str):

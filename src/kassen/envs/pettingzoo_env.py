@@ -85,7 +85,7 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
         self.max_steps = max_steps
         self.possible_agents = list(self.match.state.seat_names())
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.core = AECCore(self.match, self.possible_agents, max_steps)
+        self.core = AECCore(self.match, self.possible_agents, None if max_steps is None else int(max_steps))
         size = self.match.index.size
         obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, self.match.encoder.shape, np.float32),
@@ -107,7 +107,7 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
         game_seed = self.game_seed if self.game_seed is not None else fresh_seed()
         for space in self.action_spaces.values():
             space.seed_later(game_seed)
-        self.core.reset(game_seed)
+        self.core.reset(int(game_seed))  # a numpy integer too (the compiled core takes an int)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation (a fresh array) and action mask (read-only, never changed while
@@ -179,7 +179,7 @@ class KassenOrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
 
 class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]
     def __iter__(self) -> AgentIter:
-        return AgentIter(self.env.env.core, self.max_iter)
+        return AgentIter(self.env.env.core, int(self.max_iter))
 
 
 def raw_env(game: Game | str, scenario: str | None = None, seed: int | None = None, **kwargs: Any) -> KassenAECEnv:
