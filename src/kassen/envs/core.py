@@ -60,6 +60,10 @@ def returns_of(result: Result | None, n: int, teams: list[list[int]]) -> list[fl
     return [1.0 if s in winners else -1.0 for s in range(n)]
 
 
+#: mask buffers a match keeps at most (a loop holds one or two masks at a time)
+_MASKS = 4
+
+
 class _Mask:
     """One action-mask buffer: its bytes, the array over them and the integers set in it."""
 
@@ -151,14 +155,17 @@ class Match:
         in memory no other array handed out and still held shares (as Gymnasium's checker asks)."""
         self._fresh()
         ints = self._ints if seat is None or self.state.to_move() == seat else []
+        masks = self._masks
         m = None
-        for b in self._masks:
+        for b in masks:
             if _refs(b) == b.refs:  # nobody holds a view of it: rewrite it
                 m = b
                 break
         if m is None:
+            if len(masks) >= _MASKS:  # all held (a replay buffer): the oldest is the agent's now
+                del masks[0]
             m = _Mask(self.index.size)
-            self._masks.append(m)
+            masks.append(m)
         if m.on is not ints:
             buf = m.buf
             for i in m.on:
