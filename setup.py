@@ -24,6 +24,10 @@ MODULES = ["src/kassen/engine/hexgrid.py", "src/kassen/engine/rng.py", "src/kass
            "src/kassen/engine/events.py",
            # the C&C observation tensor of the environments, read from the state's native attributes
            "src/kassen/envs/fast.py",
+           # the environments' per-step work: legal actions' integers, masks, the AEC env's step;
+           # the clan game's and An Honourable Victory!'s tensors read from their states
+           "src/kassen/envs/core.py", "src/kassen/envs/aec.py", "src/kassen/envs/fast_clans.py",
+           "src/kassen/envs/fast_hv.py",
            # the look-ahead players' playout loop (MCTS, greedy): nearly all their time outside apply
            "src/kassen/ai/playout.py"]
 #: the compiled modules share one library, ``kassen__mypyc`` next to the package (kassen/__init__.py

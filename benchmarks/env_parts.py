@@ -5,14 +5,16 @@
 The same games as ``env_throughput.py`` (engine game i, then env game i), played three ways: the
 env as it is; the env with a free observation (a zero array made once, so the rest is the
 PettingZoo loop, the legal actions' integers and the mask); and the env as it is with
-``process_time_ns`` around each observation and mask, for their CPU time inside the loop (less
-the clock's own cost between two readings, ``clock_us``).
+``process_time_ns`` around each observation (``Match.observe_state``), for its CPU time inside
+the loop (less the clock's own cost between two readings, ``clock_us``). Then the mask alone:
+``Match.mask`` over the states of the first game, in a row, its view dropped each time.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from typing import Any
 
@@ -45,32 +47,38 @@ def main() -> None:
     engine_game(a.game, a.seed)
     out: dict[str, Any] = {"game": a.game, "games": a.games, "seed": a.seed, "build": kassen.build()}
     out["env"] = _run(a.game, env, a.games, a.seed)
-    observe, mask = match.observe, match.mask
+    observe = match.observe_state
     zero = np.zeros(match.encoder.size, np.float32)
-    match.observe = lambda seat: zero
+    match.observe_state = lambda st, seat: zero
     out["env_free_observation"] = _run(a.game, env, a.games, a.seed)
-    spent = {"observe": 0, "mask": 0}
+    spent = {"observe": 0}
     clock = time.process_time_ns
 
-    def timed_observe(seat: int) -> np.ndarray:
+    def timed_observe(st: Any, seat: int) -> np.ndarray:
         t = clock()
-        r = observe(seat)
+        r = observe(st, seat)
         spent["observe"] += clock() - t
         return r
 
-    def timed_mask(seat: int | None = None) -> np.ndarray:
-        t = clock()
-        r = mask(seat)
-        spent["mask"] += clock() - t
-        return r
-
-    match.observe, match.mask = timed_observe, timed_mask
+    match.observe_state = timed_observe
     d = sum(env_game(env, a.seed + i)[0] for i in range(a.games))
+    match.observe_state = observe
     # what the clock itself adds to each timed call (a syscall: microseconds on a loaded machine)
     ticks = [clock() for _ in range(20001)]
     clock_ns = sum(b - a for a, b in zip(ticks, ticks[1:])) / 20000
     out["clock_us"] = round(clock_ns / 1000, 2)
     out["in_loop_us"] = {k: round((v / d - clock_ns) / 1000, 1) for k, v in spent.items()}
+    states = []
+    match.reset(a.seed)
+    rng = random.Random(a.seed)
+    while not match.state.is_terminal():
+        states.append(match.state)
+        match.play(rng.choice(match.legal()))
+    t = time.process_time()
+    for st in states:
+        match.state = st
+        match.mask(st.to_move())
+    out["mask_us"] = round((time.process_time() - t) / len(states) * 1e6, 2)
     print(json.dumps(out, indent=1))
 
 

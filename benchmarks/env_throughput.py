@@ -40,8 +40,10 @@ def env_game(env: Any, seed: int) -> tuple[int, float]:
     """One game through ``env`` (made once, reset for every game, as a training loop does)."""
     rng = random.Random(seed)
     match = env.unwrapped.match
-    # the integers of a state's actions: the env's own, computed once a state (an env from before
-    # Match.codes, to compare commits side by side, encodes them again)
+    # the integers of a state's actions: the env's own, computed once a state (Match.ints, in the
+    # order of the legal actions; an env from before it, to compare commits side by side, uses
+    # Match.codes or encodes them again)
+    ints = getattr(match, "ints", None)
     codes = getattr(match, "codes", None) or (lambda: match.index.encode(match.state.legal_actions()))
     decisions, t0 = 0, time.process_time()
     env.reset(seed=seed)
@@ -52,7 +54,7 @@ def env_game(env: Any, seed: int) -> tuple[int, float]:
             continue
         legal = info["legal_actions"]
         choice = rng.choice(legal)  # the same choice the engine run makes
-        code = codes()[choice]
+        code = ints()[legal.index(choice)] if ints is not None else codes()[choice]
         assert obs["action_mask"][code] and obs["observation"].shape
         env.step(code)
         decisions += 1

@@ -1,8 +1,8 @@
 """The tensors read straight from the state (kassen.envs.fast) are the tensors of the JSON view.
 
 Every decision of a few seeded random games, for every seat and every game id: the env's
-observer must give exactly ``encoder(game).encode(observation(seat))``, so the fast path (the
-C&C games; the clan game and An Honourable Victory! still go through the JSON view) cannot
+observer must give exactly ``encoder(game).encode(observation(seat))``, so the fast paths (the
+C&C games: kassen.envs.fast; the clan game: fast_clans; An Honourable Victory!: fast_hv) cannot
 drift from the documented layout or show a seat more than its observation does.
 """
 
@@ -60,9 +60,14 @@ def test_fast_tensor_equals_the_json_tensor_at_every_decision(gid, scenario, see
         assert n > 0
 
 
-def test_the_c_and_c_games_have_the_fast_path():
+def test_every_game_has_a_fast_path():
+    from kassen.envs.fast_clans import ClansObserver
+    from kassen.envs.fast_hv import HVObserver
+
     assert isinstance(Observer("cc-samurai").fast, CCObserver)
     assert isinstance(Observer("cc-samurai-zvezda").fast, CCObserver)
+    assert isinstance(Observer("clans").other, ClansObserver)
+    assert isinstance(Observer("honourable-victory").other, HVObserver)
 
 
 def test_a_fresh_array_every_time():
@@ -71,6 +76,49 @@ def test_a_fresh_array_every_time():
     a = m.observe(0)
     a[:] = 7
     assert not np.array_equal(m.observe(0), a)
+
+
+@pytest.mark.parametrize("gid", ["cc-samurai", "clans", "honourable-victory"])
+def test_a_mask_kept_never_changes_and_cannot_be_written(gid):
+    """Masks are read-only, and the match writes again only into mask buffers nobody holds: masks
+    kept (a replay buffer) stay as they were, whatever is played after."""
+    m = Match(gid)
+    m.reset(3)
+    rng = random.Random(3)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    for k in range(60):
+        if m.state.is_terminal():
+            break
+        seat = m.state.to_move()
+        mask = m.mask(seat)
+        with pytest.raises(ValueError, match="read-only"):
+            mask[0] = 1
+        assert not m.mask(1 - seat).any()
+        if k % 2 == 0:
+            kept.append((mask, mask.copy()))
+        assert sorted(np.flatnonzero(mask)) == sorted(m.ints())
+        m.play(rng.choice(m.legal()))
+    assert len(kept) >= 10
+    for mask, was in kept:
+        assert np.array_equal(mask, was)
+    assert len(m._masks) <= 4  # the buffers held are let go, not scanned at every call
+
+
+def test_masks_dropped_are_rewritten_in_place():
+    """A loop that drops each mask before asking the next one reuses its buffers, where a fresh
+    array every call would make a new one each time."""
+    m = Match("cc-samurai")
+    m.reset(5)
+    rng = random.Random(5)
+    bases = set()
+    mask = None
+    for _ in range(200):
+        seat = m.state.to_move()
+        mask = m.mask(seat)
+        bases.add(id(mask.base))
+        assert sorted(np.flatnonzero(mask)) == sorted(m.ints())
+        m.play(rng.choice(m.legal()))
+    assert len(bases) <= 2, bases
 
 
 @pytest.mark.parametrize("scenario", [None, "nagashino-1575"])

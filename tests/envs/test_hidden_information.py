@@ -99,3 +99,51 @@ def test_masks_belong_to_the_seat_to_move_only():
     mover = m.state.to_move()
     for seat in range(3):
         assert m.mask(seat).any() == (seat == mover)
+
+
+def _hv_pair(game, state, viewer):
+    """The other side's fire declarations changed (one more, or one fewer): secrets of that side."""
+    data = state.to_json()
+    other = 1 - viewer
+    decl = data["fire_decl"][other]
+    if decl:
+        data["fire_decl"][other] = decl[:-1]
+    else:
+        mine = sorted(u["uid"] for u in data["units"] if u["side"] == other)
+        theirs = sorted(u["uid"] for u in data["units"] if u["side"] == viewer)
+        if not mine or not theirs:
+            return None
+        data["fire_decl"][other] = [[mine[0], theirs[0]]]
+    return game.state_from_json(data)
+
+
+@pytest.mark.parametrize(("gid", "scenario", "pair", "every"), [
+    ("clans", "2-players", _clans_pair, 2),
+    ("clans", "4-players-teams", _clans_pair, 3),
+    ("honourable-victory", "meeting-engagement", _hv_pair, 3),
+])
+def test_the_other_seats_secrets_do_not_change_my_fast_tensor(gid, scenario, pair, every):
+    """The clan game's and An Honourable Victory!'s fast observers (kassen.envs.fast_clans,
+    fast_hv) show a seat nothing of what it may not see, like the JSON path."""
+    from kassen.envs.fast import Observer
+
+    game = load_game(gid)
+    ob = Observer(gid)
+    assert ob.other is not None
+    checked = 0
+    for st in _states(gid, scenario, seed=9, every=every, count=12):
+        viewer = st.to_move()
+        twin = pair(game, st, viewer)
+        if twin is None:
+            continue
+        assert twin.to_json() != st.to_json()
+        assert np.array_equal(ob.observe(twin, viewer), ob.observe(st, viewer))
+        assert np.array_equal(ob.observe(twin, viewer), observe(st, viewer))
+        if gid == "clans":  # a seat that saw the swapped cards does see a difference
+            seen = [s for s in range(len(st.seat_names()))
+                    if not np.array_equal(ob.observe(twin, s), ob.observe(st, s))]
+            assert seen and viewer not in seen
+        else:  # the side whose declarations changed counts them
+            assert not np.array_equal(ob.observe(twin, 1 - viewer), ob.observe(st, 1 - viewer))
+        checked += 1
+    assert checked >= 5

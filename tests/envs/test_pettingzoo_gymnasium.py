@@ -116,3 +116,39 @@ def test_gymnasium_illegal_action():
     strict.reset(seed=0)
     with pytest.raises(Exception, match="not legal"):
         strict.step(bad)
+
+
+def test_the_action_spaces_are_seeded_by_reset_when_first_sampled():
+    """reset(seed) seeds each agent's action space (applied at its first sample: seeding costs
+    as much as a few clan-game decisions): samples as those of a space made with that seed."""
+    from gymnasium import spaces
+
+    env = ke.aec_env("clans", "2-players")
+    for seed in (5, 6, 5):
+        env.reset(seed=seed)
+        agent = env.agent_selection
+        n = env.action_space(agent).n
+        got = [int(env.action_space(agent).sample()) for _ in range(4)]
+        want = spaces.Discrete(n, seed=seed)
+        assert got == [int(want.sample()) for _ in range(4)]
+    env.action_space(agent).seed(11)  # an explicit seed wins over the one of the reset
+    assert int(env.action_space(agent).sample()) == int(spaces.Discrete(n, seed=11).sample())
+
+
+def test_numpy_integers_are_taken_everywhere():
+    """Seeds, actions, step limits and iterator lengths may be numpy integers (a policy's argmax):
+    the compiled core takes Python ints, so the env converts them."""
+    env = ke.aec_env("cc-samurai", max_steps=np.int64(6))
+    env.reset(seed=np.int64(4))
+    steps = 0
+    for _agent in env.agent_iter(np.int64(50)):
+        obs, _r, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert steps == 6
+    g = gymnasium.make("kassen/cc-samurai-v0", seat=np.int64(0))
+    obs, _ = g.reset(seed=2)  # Gymnasium itself wants a Python int seed
+    g.step(np.int64(np.flatnonzero(obs["action_mask"])[0]))

@@ -1,8 +1,12 @@
-"""What the three adapters share: a running game with its action index and encoder."""
+"""What the three adapters share: a running game with its action index and encoder.
+
+Typed for mypyc: compiled with the engine (setup.py ``MODULES``), pure Python otherwise."""
 
 from __future__ import annotations
 
 import random
+import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -11,7 +15,7 @@ from kassen.engine.errors import KassenError
 from kassen.engine.protocol import CHANCE, Game, Result, State, sample_chance
 from kassen.engine.rng import Rng
 from kassen.envs.actions import ActionIndex, action_index
-from kassen.envs.fast import Observer
+from kassen.envs.fast import Observer, readonly
 from kassen.envs.tensors import Encoder, encoder
 from kassen.rulesets.registry import load_game
 
@@ -56,22 +60,54 @@ def returns_of(result: Result | None, n: int, teams: list[list[int]]) -> list[fl
     return [1.0 if s in winners else -1.0 for s in range(n)]
 
 
+#: mask buffers a match keeps at most (a loop holds one or two masks at a time)
+_MASKS = 4
+
+
+class _Mask:
+    """One action-mask buffer: its bytes, the array over them and the integers set in it."""
+
+    def __init__(self, size: int) -> None:
+        self.buf = bytearray(size)
+        self.arr: Any = np.frombuffer(self.buf, np.int8)
+        self.on: list[int] = []
+        self.refs = 0
+        self.refs = _refs(self)  # the references to an array of ours that nobody else holds
+
+
+def _refs(m: _Mask) -> int:
+    """The references to ``m``'s array: ours, plus one per view handed out and still alive."""
+    return sys.getrefcount(m.arr)
+
+
 class Match:
-    """One game in progress, as the adapters see it."""
+    """One game in progress, as the adapters see it.
+
+    The legal actions and their integers are computed once per state. Observations are fresh
+    arrays. Masks are read-only views of buffers written again only once nobody holds a view of
+    them (``sys.getrefcount``): a mask an agent keeps never changes, and a loop that drops the
+    previous mask before asking the next one writes a few bytes instead of a new 35 KB array."""
 
     def __init__(self, game: Game | str, scenario: str | None = None, **options: Any) -> None:
-        self.game = resolve_game(game)
+        self.game: Game = resolve_game(game)
         self.scenario = scenario
-        self.options = options
+        self.options: dict[str, Any] = options
         self.index: ActionIndex = action_index(self.game)
         self.encoder: Encoder = encoder(self.game.id)
         self.observer = Observer(self.game.id)
-        self._observe = self.observer.fast.observe if self.observer.fast is not None else self.observer.observe
+        fast = self.observer.fast
+        #: ``(state, seat) -> tensor``: the game's fast observer, or the JSON path
+        self.observe_state: Callable[[Any, int], Any] = (self.observer.observe if fast is None
+                                                          else fast.observe)
         self.state: State = self.game.new_state(scenario, 0, **options)
         self.rng = Rng(0)
+        self._ids: dict[str, int] = dict(zip(self.index.actions, range(len(self.index.actions))))
+        self._actions: tuple[str, ...] = self.index.actions
         self._seen: State | None = None  # the state the caches below are of
         self._legal: list[str] = []
-        self._codes: dict[str, int] = {}
+        self._ints: list[int] = []
+        self._codes: dict[str, int] | None = None
+        self._masks: list[_Mask] = []
 
     def reset(self, seed: int) -> None:
         self.state = self.game.new_state(self.scenario, seed, **self.options)
@@ -84,49 +120,82 @@ class Match:
 
     def _fresh(self) -> None:
         """Compute the legal actions and their integers once per state."""
-        if self._seen is not self.state:
-            self._seen = self.state
-            self._legal = self.state.legal_actions()
-            self._codes = self.index.encode(self._legal)
+        st = self.state
+        if self._seen is st:
+            return
+        self._seen = st
+        legal = self._legal = st.legal_actions()
+        ids = self._ids
+        try:
+            self._ints = [ids[a] for a in legal]
+        except KeyError:  # an action outside the static list: overflow slots
+            self._ints = list(self.index.encode(legal).values())
+        self._codes = None
 
     def legal(self) -> list[str]:
+        """The legal actions of the state (a new list)."""
         self._fresh()
         return list(self._legal)
+
+    def ints(self) -> list[int]:
+        """The integer of each legal action, in the order of :meth:`legal` (do not change it)."""
+        self._fresh()
+        return self._ints
 
     def codes(self) -> dict[str, int]:
         """Each legal action -> its integer (the state's :meth:`ActionIndex.encode`)."""
         self._fresh()
-        return self._codes
+        codes = self._codes
+        if codes is None:
+            codes = self._codes = dict(zip(self._legal, self._ints))
+        return codes
 
-    def mask(self, seat: int | None = None) -> np.ndarray:
-        """1 for each legal action of ``seat`` (zeros when ``seat`` is not to move); a fresh array."""
+    def mask(self, seat: int | None = None) -> Any:
+        """1 for each legal action of ``seat`` (zeros when ``seat`` is not to move); read-only, and
+        in memory no other array handed out and still held shares (as Gymnasium's checker asks)."""
         self._fresh()
-        m = bytearray(self.index.size)  # zeroed; its items are cheaper to set than an array's
-        if seat is None or self.state.to_move() == seat:
-            for i in self._codes.values():
-                m[i] = 1
-        return np.frombuffer(m, np.int8)
+        ints = self._ints if seat is None or self.state.to_move() == seat else []
+        masks = self._masks
+        m = None
+        for b in masks:
+            if _refs(b) == b.refs:  # nobody holds a view of it: rewrite it
+                m = b
+                break
+        if m is None:
+            if len(masks) >= _MASKS:  # all held (a replay buffer): the oldest is the agent's now
+                del masks[0]
+            m = _Mask(self.index.size)
+            masks.append(m)
+        if m.on is not ints:
+            buf = m.buf
+            for i in m.on:
+                buf[i] = 0
+            for i in ints:
+                buf[i] = 1
+            m.on = ints
+        return readonly(m.arr)
 
-    def observe(self, seat: int) -> np.ndarray:
+    def observe(self, seat: int) -> Any:
         """``seat``'s observation tensor (a fresh array)."""
-        return self._observe(self.state, seat)  # type: ignore[arg-type]
+        return self.observe_state(self.state, seat)
 
-    def play(self, action: int | str) -> None:
+    def play(self, action: Any) -> None:
+        """Play ``action``: its integer (a numpy one too; ``None`` is refused) or its notation."""
+        if action is None:
+            raise KassenError("no action given for a seat that must act")
         if isinstance(action, str):
             text = action
         else:
             i = int(action)
-            codes = self.codes()
-            text = self.index.actions[i] if 0 <= i < len(self.index.actions) else ""
-            if codes.get(text) != i:  # an overflow slot, or not legal now
+            if 0 <= i < len(self._actions):
+                text = self._actions[i]  # apply refuses it if it is not legal now
+            else:
+                self._fresh()
                 text = self.index.decode(i, self._legal)
         self.state = skip_chance(self.state.apply(text), self.rng)
 
     def returns(self) -> list[float]:
-        return returns_of(self.state.result(), self.n_seats, teams_of(self.state))
-
-
-def check_action(action: Any) -> int:
-    if action is None:
-        raise KassenError("no action given for a seat that must act")
-    return int(action)
+        res, n = self.state.result(), self.n_seats
+        if res is None or len(res.scores) == n or res.winner is None:  # no need of the teams
+            return returns_of(res, n, [])
+        return returns_of(res, n, teams_of(self.state))

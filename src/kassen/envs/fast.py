@@ -26,7 +26,7 @@ import numpy as np
 
 from kassen.engine.hexgrid import Hex
 from kassen.engine.protocol import Result
-from kassen.envs.tensors import CCEncoder, Encoder, encoder
+from kassen.envs.tensors import CCEncoder, ClansEncoder, Encoder, HVEncoder, encoder
 from kassen.rulesets.cc_samurai.state import CCState
 from kassen.rulesets.registry import load_game
 
@@ -62,6 +62,13 @@ def _run32(inc: float) -> list[float]:
 def _view(a: np.ndarray) -> Any:
     """A memoryview of ``a``: writing one float through it costs less than through numpy."""
     return memoryview(a)  # type: ignore[arg-type]
+
+
+def readonly(a: np.ndarray) -> np.ndarray:
+    """A read-only view of ``a`` (while it lives, ``a`` counts one more reference)."""
+    v = a.view()
+    v.setflags(write=False)
+    return v
 
 
 class _Part:
@@ -430,16 +437,29 @@ class CCObserver:
 
 
 class Observer:
-    """``observe(state, seat)``: the fast path for the games that have one, else the JSON path."""
+    """``observe(state, seat)``: the game's fast observer (C&C, the clan game, An Honourable
+    Victory!), else the JSON path; a fresh array every call."""
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         enc: Encoder = encoder(game_id)
         self.fast: CCObserver | None = CCObserver(enc) if isinstance(enc, CCEncoder) else None
+        #: the fast observer of another game (``observe(state, seat)``), if any
+        self.other: Any = None
+        if isinstance(enc, ClansEncoder):
+            from kassen.envs.fast_clans import ClansObserver
+
+            self.other = ClansObserver(enc)
+        elif isinstance(enc, HVEncoder):
+            from kassen.envs.fast_hv import HVObserver
+
+            self.other = HVObserver(enc)
 
     def observe(self, state: Any, seat: int) -> np.ndarray:
         if self.fast is not None:
             return self.fast.observe(state, seat)
+        if self.other is not None:
+            return self.other.observe(state, seat)  # type: ignore[no-any-return]
         from kassen.envs.tensors import observe
 
         return observe(state, seat)

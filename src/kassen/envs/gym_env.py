@@ -31,7 +31,7 @@ from kassen.envs.core import Match
 class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     """One seat of a Kassen battle; the other seats are Kassen AIs."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, game: Game | str = "cc-samurai", opponent: str = "random", seat: int = 0,
                  scenario: str | None = None, render_mode: str | None = None, illegal: str = "lose",
@@ -46,7 +46,7 @@ class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
             raise KassenError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         make_player(opponent, 0)  # fail now on an unknown name
         self.opponent = opponent
-        self.seat = seat
+        self.seat = int(seat)
         self.illegal = illegal
         self.max_steps = max_steps
         self.render_mode = render_mode
@@ -80,7 +80,7 @@ class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         # a new game each reset: the seed given, else the next draw of the env's seeded generator
-        game_seed = seed if seed is not None else int(self.np_random.integers(1 << 31))
+        game_seed = int(seed) if seed is not None else int(self.np_random.integers(1 << 31))
         self.match.reset(game_seed)
         self.action_space.seed(game_seed)
         self.players = {s: make_player(self.opponent, game_seed * 7 + s) for s in range(self.match.n_seats)

@@ -17,20 +17,61 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-from pettingzoo.utils.wrappers.order_enforcing import (
-    AECOrderEnforcingIterable,
-    AECOrderEnforcingIterator,
-)
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
 from kassen.engine.protocol import Game
-from kassen.envs.core import Match, check_action, fresh_seed
+from kassen.envs.aec import AECCore, AgentIter
+from kassen.envs.core import Match, fresh_seed
+
+
+class SeededLater(spaces.Discrete):
+    """A ``Discrete`` action space whose seed given at reset is applied when it is first sampled:
+    seeding a numpy generator costs about 0.2 ms, as much as a few decisions of the clan game."""
+
+    _pending: int | None = None
+
+    def seed_later(self, seed: int) -> None:
+        self._pending = seed
+        self._np_random = None  # type: ignore[assignment]
+
+    def seed(self, seed: int | None = None) -> Any:
+        self._pending = None
+        return super().seed(seed)
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        if self._pending is not None:
+            self.seed(self._pending)
+        return super().np_random
+
+
+def _core(name: str, doc: str) -> property:
+    """An attribute PettingZoo reads on the env, kept by its :class:`AECCore`."""
+
+    def get(self: KassenAECEnv) -> Any:
+        return getattr(self.core, name)
+
+    def put(self: KassenAECEnv, value: Any) -> None:
+        setattr(self.core, name, value)
+
+    return property(get, put, doc=doc)
 
 
 class KassenAECEnv(AECEnv):  # type: ignore[misc]
-    """One Kassen battle as a PettingZoo AEC game."""
+    """One Kassen battle as a PettingZoo AEC game (its per-step work: :class:`AECCore`)."""
 
     metadata: dict[str, Any] = {"name": "kassen_v0", "render_modes": ["ansi"], "render_fps": 1,
                                 "is_parallelizable": False}
+
+    agents = _core("agents", "the agents still in the game")
+    rewards = _core("rewards", "the rewards of the last step")
+    _cumulative_rewards = _core("cumulative", "the rewards since each agent last acted")
+    terminations = _core("terminations", "the agents whose game is over")
+    truncations = _core("truncations", "the agents cut off by max_steps")
+    infos = _core("infos", "per agent: to_move, and legal_actions for the agent to move")
+    agent_selection = _core("agent_selection", "the agent to act")
+    _skip_agent_selection = _core("skip_selection", "AECEnv's: the agent to select after the dead ones")
+    steps = _core("steps", "actions played since reset")
 
     def __init__(self, game: Game | str, scenario: str | None = None, seed: int | None = None,
                  render_mode: str | None = None, max_steps: int | None = None, **options: Any) -> None:
@@ -44,15 +85,14 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
         self.max_steps = max_steps
         self.possible_agents = list(self.match.state.seat_names())
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.core = AECCore(self.match, self.possible_agents, None if max_steps is None else int(max_steps))
         size = self.match.index.size
         obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, self.match.encoder.shape, np.float32),
             "action_mask": spaces.Box(0, 1, (size,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
-        self.steps = 0
-        self.agents: list[str] = []
+        self.action_spaces = {a: SeededLater(size) for a in self.possible_agents}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -65,65 +105,20 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self.game_seed = seed
         game_seed = self.game_seed if self.game_seed is not None else fresh_seed()
-        self.match.reset(game_seed)
         for space in self.action_spaces.values():
-            space.seed(game_seed)
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._rewarded = False  # whether ``rewards`` holds anything but zeros
-        self.steps = 0
-        self._select()
-
-    def _select(self) -> None:
-        """The agent to move and the infos: a new dict for an agent whose info changed (a dict
-        once handed out is never changed), ``legal_actions`` for the agent to move."""
-        seat = self.match.state.to_move()
-        if seat is not None and seat >= 0:
-            self.agent_selection = self.possible_agents[seat]
-        sel, terminations, infos = self.agent_selection, self.terminations, self.infos
-        for a in self.agents:
-            if sel == a and not terminations[a]:
-                infos[a] = {"to_move": True, "legal_actions": self.match.legal()}
-            elif infos[a].get("to_move") is not False:
-                infos[a] = {"to_move": False}
+            space.seed_later(game_seed)
+        self.core.reset(int(game_seed))  # a numpy integer too (the compiled core takes an int)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
-        return {"observation": self.match.observe(seat), "action_mask": self.match.mask(seat)}
+        """``agent``'s observation (a fresh array) and action mask (read-only, never changed while
+        held: :class:`kassen.envs.core.Match`)."""
+        return self.core.observe(agent)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        return self.core.last(observe)
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        self._cumulative_rewards[agent] = 0.0
-        self.match.play(check_action(action))
-        self.steps += 1
-        if self._rewarded:  # the zeros of a step without rewards are kept, not made anew
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._rewarded = False
-        if self.match.state.is_terminal():
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._rewarded = True
-            for a, r in zip(self.possible_agents, self.match.returns()):
-                if a in self.rewards:
-                    self.rewards[a] = r
-                self.terminations[a] = True
-        elif self.max_steps is not None and self.steps >= self.max_steps:
-            for a in self.agents:
-                self.truncations[a] = True
-        self._select()
-        if self._rewarded:
-            self._accumulate_rewards()
+        self.core.step(action)
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -150,7 +145,8 @@ def _forward(name: str) -> property:
 
 class KassenOrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's order-enforcing wrapper, with the attributes read on every step forwarded by
-    properties instead of ``__getattr__`` (which Python reaches only after a failed lookup)."""
+    properties instead of ``__getattr__`` (which Python reaches only after a failed lookup); once
+    reset, ``step`` and ``last`` are the env core's own (the checks before reset are the wrapper's)."""
 
     agents = _forward("agents")
     agent_selection = _forward("agent_selection")
@@ -160,18 +156,15 @@ class KassenOrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
     infos = _forward("infos")
     _cumulative_rewards = _forward("_cumulative_rewards")
 
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        core = self.env.core
+        self.step, self.last = core.step, core.last  # type: ignore[method-assign]
+
     def observe(self, agent: str) -> Any:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.observe(agent)
-
-    def step(self, action: Any) -> None:
-        env = self.env
-        if self._has_reset and env.agents:
-            self._has_updated = True
-            env.step(action)
-        else:
-            super().step(action)
 
     def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
         if not self._has_reset:
@@ -185,22 +178,8 @@ class KassenOrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
 
 
 class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]
-    def __iter__(self) -> _Iterator:
-        return _Iterator(self.env, self.max_iter)
-
-
-class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]
-    """PettingZoo's order-enforcing iterator, reading the env behind the wrapper directly."""
-
-    def __next__(self) -> str:
-        wrapper = self.env
-        env = wrapper.env
-        if not env.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        wrapper._has_updated = False
-        return env.agent_selection  # type: ignore[no-any-return]
+    def __iter__(self) -> AgentIter:
+        return AgentIter(self.env.env.core, int(self.max_iter))
 
 
 def raw_env(game: Game | str, scenario: str | None = None, seed: int | None = None, **kwargs: Any) -> KassenAECEnv:
