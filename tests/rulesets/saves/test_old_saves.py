@@ -2,7 +2,9 @@
 548b529) still load and play on identically: one saved state per kind of pending decision
 of An Honourable Victory!, of the clan card game and of Kensei, with its legal actions,
 prompt, observation, one action and the state, legal actions and events after it, all as
-the old code made them."""
+the old code made them. C&C Samurai's (GMT and Zvezda rules, every kind of decision, every
+step of a combat and of the end of turn, every Dragon window, every optional field of a task)
+were made at ac195c5, before its task records were typed (make_cc_saves.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,10 @@ import pytest
 
 from kassen.rulesets.registry import load_game
 
-SAVES: dict[str, list[dict[str, Any]]] = json.loads((Path(__file__).parent / "pending_saves.json").read_text())
+SAVES: dict[str, list[dict[str, Any]]] = {
+    **json.loads((Path(__file__).parent / "pending_saves.json").read_text()),
+    **json.loads((Path(__file__).parent / "cc_pending_saves.json").read_text()),
+}
 CASES = [(gid, case) for gid, cases in sorted(SAVES.items()) for case in cases]
 
 
@@ -27,6 +32,12 @@ def test_the_fixture_covers_every_common_decision() -> None:
     assert {"role", "duel", "duel-result", "first", "activate", "orders", "pending-interject", "pending-movement",
             "pending-targeted", "question-resolve", "question-charge", "question-crits", "question-honour",
             "question-honour-retreat", "question-samurai", "question-band", "question-contact"} <= kinds["kensei"]
+    cc = {"play", "order", "move", "battle", "retreat", "lretreat", "loh", "dloh", "pick", "turncoat",
+          *(f"combat-{step}" for step in ("react", "inspire", "prep", "after_att", "after_def", "flags", "gain",
+                                           "bonus", "back", "hollow")),
+          *(f"end-{step}" for step in ("wise", "wise-pick", "keep", "discard", "replenish")),
+          *(f"dragon-{w}" for w in ("with-command", "after-enemy-command", "insult"))}
+    assert cc <= kinds["cc-samurai"] and cc <= kinds["cc-samurai-zvezda"]
 
 
 @pytest.mark.parametrize(("gid", "case"), CASES, ids=[f"{g}-{c['kind']}" for g, c in CASES])

@@ -19,9 +19,10 @@ from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import HALF, NBRS
 from kassen.rulesets.cc_samurai.common import (
     _NAMES,
-    JSON,
     CCStateData,
+    as_json,
 )
+from kassen.rulesets.cc_samurai.tasks import BattleTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
@@ -174,21 +175,21 @@ class BattleRules(CCStateData):
                     out.append(f"attack {'+'.join(_NAMES[h] for h in combo)} {_NAMES[t]}")
         return out
 
-    def _legal_battle(self: CCState, task: JSON) -> list[str]:
+    def _legal_battle(self: CCState, task: BattleTask) -> list[str]:
         return [*self._battle_actions(task["seat"]), "end-battle"]
 
-    def _auto_battle(self: CCState, task: JSON) -> bool:
+    def _auto_battle(self: CCState, task: BattleTask) -> bool:
         acts = self._battle_actions(task["seat"])
         if acts:
             self._legal = [*acts, "end-battle"]
             return False
-        self.stack[-1] = {"t": "end", "seat": task["seat"], "step": "wise"}
+        self.stack[-1] = as_json({"t": "end", "seat": task["seat"], "step": "wise"})
         return True
 
-    def _act_battle(self: CCState, task: JSON, action: str) -> None:
+    def _act_battle(self: CCState, task: BattleTask, action: str) -> None:
         side = task["seat"]
         if action == "end-battle":
-            self.stack[-1] = {"t": "end", "seat": side, "step": "wise"}
+            self.stack[-1] = as_json({"t": "end", "seat": side, "step": "wise"})
             return
         verb, a, d = action.split()
         atts = [self.b.parse(x) for x in a.split("+")]

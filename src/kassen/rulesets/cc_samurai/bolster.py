@@ -17,10 +17,11 @@ from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import Unit
 from kassen.rulesets.cc_samurai.common import (
-    JSON,
     LEADER_NAME,
     CCStateData,
+    as_json,
 )
+from kassen.rulesets.cc_samurai.tasks import CombatTask, RetreatTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
@@ -59,7 +60,7 @@ class BolsterRules(CCStateData):
             out.append(f"infantry in a {ter.name.lower()}" + (" against cavalry" if ter.ignore_flag_inf == "cavalry" else ""))
         return out
 
-    def _combat_flags_auto(self: CCState, cx: JSON) -> bool:
+    def _combat_flags_auto(self: CCState, cx: CombatTask) -> bool:
         dh = self.b.parse(cx["tgt"])
         u = self.units.get(dh)
         if u is None:
@@ -89,7 +90,7 @@ class BolsterRules(CCStateData):
         cx["seat"] = u.side
         return False
 
-    def _apply_flags(self: CCState, cx: JSON, remaining: int, ignored: int) -> None:
+    def _apply_flags(self: CCState, cx: CombatTask, remaining: int, ignored: int) -> None:
         dh = self.b.parse(cx["tgt"])
         u = self.units[dh]
         cx["step"] = "post"
@@ -105,10 +106,10 @@ class BolsterRules(CCStateData):
             self.hit_unit(dh, remaining, 1 - u.side, "flags it could not ignore in a castle")
             return
         hexes = remaining * self.ut(u).hexes_per_flag
-        self.stack.append({
+        self.stack.append(as_json({
             "t": "retreat", "seat": u.side, "uid": u.uid, "at": self.name(dh), "left": hexes, "moved": 0,
             "leader": dh in self.leaders, "by": 1 - u.side,
-        })
+        }))
         self.say("retreat_due", f"{self.unit_label(u)} must retreat {hexes} hex{'es' if hexes > 1 else ''}")
 
     def retreat_steps(self: CCState, h: Hex, u: Unit) -> list[Hex]:
@@ -160,7 +161,7 @@ class BolsterRules(CCStateData):
                 del self.leaders[n]
                 self.leaders[frm] = ld
 
-    def _retreat_options(self: CCState, task: JSON) -> list[Hex]:
+    def _retreat_options(self: CCState, task: RetreatTask) -> list[Hex]:
         self.own_pieces()  # _retreat_loss_from moves the unit to and fro (which reorders the dict)
         h = self.b.parse(task["at"])
         u = self.units[h]
@@ -174,10 +175,10 @@ class BolsterRules(CCStateData):
         best = min(s for s, _ in scored)
         return [n for s, n in scored if s == best]
 
-    def _legal_retreat(self: CCState, task: JSON) -> list[str]:
+    def _legal_retreat(self: CCState, task: RetreatTask) -> list[str]:
         return [f"retreat {self.name(n)}" for n in sorted(self._retreat_options(task))]
 
-    def _auto_retreat(self: CCState, task: JSON) -> bool:
+    def _auto_retreat(self: CCState, task: RetreatTask) -> bool:
         h = self.b.parse(task["at"])
         u = self.units.get(h)
         if u is None or u.uid != task["uid"]:
@@ -202,11 +203,11 @@ class BolsterRules(CCStateData):
             return True
         return False
 
-    def _act_retreat(self: CCState, task: JSON, action: str) -> None:
+    def _act_retreat(self: CCState, task: RetreatTask, action: str) -> None:
         h = self.b.parse(task["at"])
         self._retreat_step(task, h, self.units[h], self.b.parse(action.split()[1]))
 
-    def _retreat_step(self: CCState, task: JSON, h: Hex, u: Unit, n: Hex) -> None:
+    def _retreat_step(self: CCState, task: RetreatTask, h: Hex, u: Unit, n: Hex) -> None:
         self.own_pieces()
         del self.units[h]
         self.units[n] = u
@@ -224,12 +225,12 @@ class BolsterRules(CCStateData):
         self.say("retreat", f"{self.unit_label(u)} retreats {self.name(h)} to {self.name(n)}{joined}",
                  frm=self.name(h), to=self.name(n))
 
-    def _finish_retreat(self: CCState, task: JSON, h: Hex, u: Unit) -> None:
+    def _finish_retreat(self: CCState, task: RetreatTask, h: Hex, u: Unit) -> None:
         self.stack.pop()
         if task["moved"]:
             self._pay_retreat(task, h, u)
 
-    def _pay_retreat(self: CCState, task: JSON, h: Hex, u: Unit) -> None:
+    def _pay_retreat(self: CCState, task: RetreatTask, h: Hex, u: Unit) -> None:
         """Retreat & Loss of Honor, then a Lack of Honor roll if the reserve falls short."""
         ut = self.ut(u)
         moved = task["moved"]

@@ -22,11 +22,12 @@ from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import Unit
 from kassen.rulesets.cc_samurai.combat import dice_count, explain_roll, score_roll
 from kassen.rulesets.cc_samurai.common import (
-    JSON,
     LEADER_NAME,
     CCStateData,
+    as_json,
 )
 from kassen.rulesets.cc_samurai.data import UnitType
+from kassen.rulesets.cc_samurai.tasks import CombatTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
@@ -44,12 +45,14 @@ def _score_text(who: str, faces: list[Face], att: UnitType, tgt: UnitType, kind:
 
 @trait
 class CombatSequence(CCStateData):
-    def start_combat(self: CCState, kind: str, ah: Hex, dh: Hex, role: str, swarm: list[Hex] | None = None) -> None:
+    def start_combat(self: CCState, kind: str, ah: Hex, dh: Hex, role: str,
+                     swarm: list[Hex] | None = None) -> CombatTask:
+        """Declare a combat: its task goes on top of the stack (and is returned)."""
         u = self.units[ah]
         tu = self.units.get(dh)
         tl = self.leaders.get(dh) if tu is None else None
         atts = [ah, *(swarm or [])]
-        cx: JSON = {
+        cx: CombatTask = {
             "t": "combat", "seat": u.side, "kind": kind, "role": role, "step": "inspire",
             "att": self.name(ah), "att_uid": u.uid, "tgt": self.name(dh),
             "atts": [self.name(h) for h in atts], "att_uids": [self.units[h].uid for h in atts],
@@ -71,9 +74,10 @@ class CombatSequence(CCStateData):
             # answer before the dice, when he holds a card he can play there (R30, R32)
             cx["step"] = "react"
             cx["seat"] = tu.side
-        self.stack.append(cx)
+        self.stack.append(as_json(cx))
+        return cx
 
-    def _present_attackers(self: CCState, cx: JSON) -> list[Hex]:
+    def _present_attackers(self: CCState, cx: CombatTask) -> list[Hex]:
         out = []
         for name, uid in zip(cx["atts"], cx["att_uids"]):
             h = self.b.parse(name)
@@ -82,7 +86,7 @@ class CombatSequence(CCStateData):
                 out.append(h)
         return out
 
-    def _legal_combat(self: CCState, task: JSON) -> list[str]:
+    def _legal_combat(self: CCState, task: CombatTask) -> list[str]:
         step = task["step"]
         if step == "react":
             # First Strike (a Command card) and a Dragon card of this window answer the same
@@ -117,7 +121,7 @@ class CombatSequence(CCStateData):
             return ["battle-back", *revenge, "no-battle-back"]
         return []
 
-    def _auto_combat(self: CCState, cx: JSON) -> bool:
+    def _auto_combat(self: CCState, cx: CombatTask) -> bool:
         step = cx["step"]
         ah = self.b.parse(cx["att"])
         if step == "react":
@@ -173,7 +177,7 @@ class CombatSequence(CCStateData):
             return True
         return False
 
-    def _act_combat(self: CCState, cx: JSON, action: str) -> None:
+    def _act_combat(self: CCState, cx: CombatTask, action: str) -> None:
         step = cx["step"]
         if step == "react":
             seat = cx["seat"]
@@ -222,20 +226,20 @@ class CombatSequence(CCStateData):
             self.stack.pop()
             if action != "no-bonus":
                 nh = self.b.parse(action.split()[1])
-                self.start_combat("close", self.b.parse(cx["tgt"]), nh, "bonus")
+                bonus = self.start_combat("close", self.b.parse(cx["tgt"]), nh, "bonus")
                 if cx["role"] == "bonus":
-                    self.stack[-1]["second_bonus"] = True
+                    bonus["second_bonus"] = True
         elif step == "back":
             self.stack.pop()
             if action.startswith("dragon "):
                 dragons.play(self, cx["seat"], action, cx)
-                self.start_combat("close", self.b.parse(cx["tgt"]), self._battle_back_target(cx), "back")
-                self.stack[-1]["dice_override"] = cx.get("dice_n", 0)  # Revenge
+                back = self.start_combat("close", self.b.parse(cx["tgt"]), self._battle_back_target(cx), "back")
+                back["dice_override"] = cx.get("dice_n", 0)  # Revenge
             elif action.startswith("battle-back"):
                 target = self.b.parse(action.split()[1]) if action != "battle-back" else self._battle_back_target(cx)
                 self.start_combat("close", self.b.parse(cx["tgt"]), target, "back")
 
-    def _first_strike(self: CCState, cx: JSON) -> None:
+    def _first_strike(self: CCState, cx: CombatTask) -> None:
         """First Strike is played: the card leaves the hand at once; the defending unit battles
         first when the declaration window closes (:meth:`_end_react`), so that a Dragon card may
         still answer the same declaration (R47)."""
@@ -249,7 +253,7 @@ class CombatSequence(CCStateData):
         self.say("play", f"{self.side_name(side)} plays {card.name}: {card.text}", side=side, card=cid, slug="first-strike")
         cx["first_strike"] = True
 
-    def _end_react(self: CCState, cx: JSON) -> None:
+    def _end_react(self: CCState, cx: CombatTask) -> None:
         """The defender's answers to a declared close combat are over: the attacker's side
         decides on inspiration next; with First Strike played, the defending unit battles first
         (it then does not battle back; the attacker battles only if still in place)."""
@@ -258,15 +262,15 @@ class CombatSequence(CCStateData):
         if cx.get("first_strike"):
             self.strike_first(cx, 0)
 
-    def strike_first(self: CCState, cx: JSON, extra_dice: int) -> None:
+    def strike_first(self: CCState, cx: CombatTask, extra_dice: int) -> None:
         """The defender battles first (First Strike, Ambush); no battle back afterwards."""
         dh, ah = self.b.parse(cx["tgt"]), self.b.parse(cx["att"])
         cx["no_back"] = True
-        self.start_combat("close", dh, ah, "first")
+        first = self.start_combat("close", dh, ah, "first")
         if extra_dice:
-            self.stack[-1]["extra_dice"] = extra_dice
+            first["extra_dice"] = extra_dice
 
-    def _battle_back_target(self: CCState, cx: JSON) -> Hex:
+    def _battle_back_target(self: CCState, cx: CombatTask) -> Hex:
         dh = self.b.parse(cx["tgt"])
         return next(h for h in self._present_attackers(cx) if self._can_battle_back(dh, h))
 
@@ -282,7 +286,7 @@ class CombatSequence(CCStateData):
         bonus += dragons.dice_bonus(self, kind, u.uid, u.type, u.side)
         return dice_count(ut, kind, self.b.distance(ah, dh), moved, u.blocks, self.ter(ah), self.ter(dh), bonus)
 
-    def _combat_roll(self: CCState, cx: JSON) -> None:
+    def _combat_roll(self: CCState, cx: CombatTask) -> None:
         ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
         u = self.units[ah]
         kind = cx["kind"]
@@ -312,7 +316,7 @@ class CombatSequence(CCStateData):
             faces = faces + extra
         return faces
 
-    def _reroll(self: CCState, cx: JSON) -> None:
+    def _reroll(self: CCState, cx: CombatTask) -> None:
         """Spirit of Hachiman: all the dice are rolled again; the second roll stands."""
         u = self.units[self.b.parse(cx["att"])]
         faces = self._roll_for(u, cx["kind"], cx["dice_n"])
@@ -320,7 +324,7 @@ class CombatSequence(CCStateData):
                  faces=[f.value for f in faces], dice=cx["dice_n"])
         cx["faces"] = [f.value for f in faces]
 
-    def _combat_resolve(self: CCState, cx: JSON) -> None:
+    def _combat_resolve(self: CCState, cx: CombatTask) -> None:
         """Score the roll: hits, Honor & Fortune, casualty checks, then flags."""
         ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
         u = self.units[ah]
@@ -379,7 +383,7 @@ class CombatSequence(CCStateData):
         if dh in self.units and flags:
             cx["step"] = "flags"
 
-    def _combat_post(self: CCState, cx: JSON) -> None:
+    def _combat_post(self: CCState, cx: CombatTask) -> None:
         """After hits, checks and retreats: gain ground and bonus combat, or battle back."""
         dh = self.b.parse(cx["tgt"])
         present = self._present_attackers(cx)
@@ -413,7 +417,7 @@ class CombatSequence(CCStateData):
             return False
         return self.combat_dice("close", dh, ah, False) > 0
 
-    def _gain_ground(self: CCState, cx: JSON) -> None:
+    def _gain_ground(self: CCState, cx: CombatTask) -> None:
         ah, dh = self.b.parse(cx["att"]), self.b.parse(cx["tgt"])
         self.own_pieces()
         u = self.units.pop(ah)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mypy_extensions import trait
 
@@ -12,6 +12,7 @@ from kassen.engine.protocol import Game, Result
 from kassen.engine.rng import Rng
 from kassen.rulesets.cc_samurai.board import Leader, Unit, board
 from kassen.rulesets.cc_samurai.data import Tables, TerrainType
+from kassen.rulesets.cc_samurai.tasks import CCTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.orders import OrderCache
@@ -109,6 +110,11 @@ COW_RNG = 16  # rng
 COW_ALL = COW_CARDS | COW_SCORE | COW_PIECES | COW_LOGS | COW_RNG
 
 
+def as_json(task: CCTask) -> JSON:
+    """A typed task record (tasks.py) as the stack's plain JSON task: the same dict."""
+    return cast(JSON, task)
+
+
 def _new_turn_info() -> JSON:
     return {"card": None, "effective": None, "spec": {"mode": "select", "count": 0, "filter": {}}, "orders": [],
             "moved": {}, "no_battle": [], "battled": [], "effects": [], "dragons_in_play": [], "no_order": [],
@@ -157,6 +163,7 @@ class CCStateData:
     command: list[int]
     turn: int
     active: int
+    #: the tasks, plain JSON as saved and observed; each is built as a record of tasks.py
     stack: list[JSON]
     ti: JSON
     last_played: list[str | None]

@@ -15,11 +15,20 @@ from typing import TYPE_CHECKING, Any
 from kassen.engine.dice import Face
 from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
+from kassen.rulesets.cc_samurai.common import as_json
+from kassen.rulesets.cc_samurai.tasks import (
+    CombatTask,
+    DragonLackOfHonorTask,
+    DragonTask,
+    TurncoatTask,
+)
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 JSON = dict[str, Any]
+#: the task a Dragon card answers: a combat, or a window of its own (Insult's carries the move)
+WindowTask = CombatTask | DragonTask
 
 #: window names used by the engine -> the cards' "Window" column
 WINDOWS = {
@@ -103,7 +112,7 @@ def can_be_asked(s: CCState, seat: int) -> bool:
     return not s.ti["dragon_played"][seat] or bool(thief and thief[0] == seat and thief[1] in s.dragons[seat])
 
 
-def actions(s: CCState, seat: int, window: str, cx: JSON | None = None) -> list[str]:
+def actions(s: CCState, seat: int, window: str, cx: WindowTask | None = None) -> list[str]:
     """The ``dragon ...`` actions ``seat`` may take at ``window`` (without ``pass``)."""
     if not can_be_asked(s, seat):
         return []
@@ -126,7 +135,7 @@ def actions(s: CCState, seat: int, window: str, cx: JSON | None = None) -> list[
     return sorted(out)
 
 
-def _targets(s: CCState, seat: int, slug: str, kind: str, cx: JSON | None) -> list[str]:
+def _targets(s: CCState, seat: int, slug: str, kind: str, cx: WindowTask | None) -> list[str]:
     if not _condition(s, seat, slug, cx):
         return []
     if kind == "none":
@@ -150,7 +159,7 @@ def _targets(s: CCState, seat: int, slug: str, kind: str, cx: JSON | None) -> li
     if kind == "mover":
         return [s.name(h) for key in s.ti["orders"] if key[0] == "u" and key not in s.ti["moved"]
                 and (h := s.key_hex(key)) is not None and s.move_limits(s.units[h])[0] > 0]
-    assert cx is not None
+    assert cx is not None and cx["t"] == "combat"
     ah = s.b.parse(cx["att"])
     dh = s.b.parse(cx["tgt"])
     if kind == "attacker-single-block":
@@ -162,9 +171,9 @@ def _targets(s: CCState, seat: int, slug: str, kind: str, cx: JSON | None) -> li
     return []
 
 
-def _condition(s: CCState, seat: int, slug: str, cx: JSON | None) -> bool:
+def _condition(s: CCState, seat: int, slug: str, cx: WindowTask | None) -> bool:
     """Card-specific conditions beyond the window and the cost."""
-    if cx is not None and "kind" in cx:
+    if cx is not None and cx["t"] == "combat":  # the combat's own cards
         kind = cx["kind"]
         if slug in ("spirit-of-hachiman", "strike-fear", "desperate-charge", "head-collector", "bravery",
                     "practice-of-aikido", "brave-leader", "revenge", "legendary-combat", "personal-challenge",
@@ -182,10 +191,10 @@ def _condition(s: CCState, seat: int, slug: str, cx: JSON | None) -> bool:
         if slug == "personal-challenge":
             ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
             return ah in s.units and dh in s.units and ah in s.leaders and dh in s.leaders
-    if slug == "personal-challenge" and (cx is None or "kind" not in cx):
+    if slug == "personal-challenge" and (cx is None or cx["t"] != "combat"):
         return False
     if slug == "insult":
-        return cx is not None and s.find_leader(cx["lid"]) == s.b.parse(cx["to"])
+        return cx is not None and cx["t"] == "dragon" and s.find_leader(cx["lid"]) == s.b.parse(cx["to"])
     if slug == "brave-messenger":
         spec = s.ti["spec"]
         return spec.get("mode") == "slots" and bool(spec["slots"]) and all("section" in sl for sl in spec["slots"])
@@ -208,7 +217,7 @@ def _blue_dragon_targets(s: CCState, enemy: int) -> list[Hex]:
                   if u.side == enemy and (h in wet or any(n in wet for n in s.b.neighbours(h))))
 
 
-def play(s: CCState, seat: int, action: str, cx: JSON | None = None) -> None:
+def play(s: CCState, seat: int, action: str, cx: WindowTask | None = None) -> None:
     """Pay for and resolve ``dragon <slug> [hex]``."""
     parts = action.split()
     slug = parts[1]
@@ -243,7 +252,7 @@ def _effect(s: CCState, seat: int, slug: str, **data: Any) -> None:
     s.ti["effects"] = [*s.ti["effects"], {"slug": slug, "side": seat, **data}]
 
 
-def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | None) -> None:
+def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: WindowTask | None) -> None:
     enemy = 1 - seat
     if slug in ("ashigaru-attack", "fire-arrows", "fire-in-the-rain", "panic", "move-as-the-wind",
                 "followers-of-bishamon"):
@@ -300,7 +309,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         s.say("roll", f"Red Dragon: 4 dice: {', '.join(f.label for f in faces)}", faces=[f.value for f in faces], dice=4)
         symbols = [f.value for f in faces if f.is_unit_symbol]
         if symbols:
-            s.stack.append({"t": "dloh", "seat": enemy, "faces": symbols, "by": seat, "why": "Red Dragon"})
+            s.stack.append(as_json({"t": "dloh", "seat": enemy, "faces": symbols, "by": seat, "why": "Red Dragon"}))
     elif slug == "white-fox-spirit":
         s.ti["spec"] = {**s.ti["spec"], "max": 1}
         s.say("white_fox", f"{s.side_name(enemy)} may order only 1 unit or Leader this turn")
@@ -308,28 +317,28 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         assert target is not None
         _effect(s, seat, slug, uid=s.units[target].uid)
     elif slug == "bravery" or slug == "brave-leader":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "combat"
         cx["ignore_all"] = True
     elif slug == "practice-of-aikido":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "combat"
         cx["max_dice"] = 2
     elif slug == "cowardice":
         assert target is not None
         _effect(s, seat, slug, uid=s.units[target].uid)
     elif slug == "desperate-charge":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "combat"
         cx["extra_dice"] = cx.get("extra_dice", 0) + 1
     elif slug == "strike-fear":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "combat"
         cx["double_flags"] = True
     elif slug == "head-collector":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "combat"
         _effect(s, seat, slug, uid=s.units[s.b.parse(cx["att"])].uid)
     elif slug == "spirit-of-hachiman":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "combat"
         cx["reroll"] = True
     elif slug == "shot-proof-armor":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "combat"
         cx["faces"] = []
         s.say("shot_proof", "Shot Proof Armor: every die of the attack is ignored")
         # against Hold and Shoot, played after the second shot, it cancels the first one too
@@ -344,19 +353,19 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
             s.say("shot_proof", f"Shot Proof Armor cancels the first Hold and Shoot fire too: the {s.unit_label(tu)} "
                   f"gets back {plural(back, 'block')}", hex=s.name(dh))
     elif slug == "revenge":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "combat"
         cx["revenge"] = True
     elif slug == "wise-advisor":
         pass  # the card is chosen next ("take <slug>")
     elif slug == "ambush":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "combat"
         s.strike_first(cx, 1)
     elif slug == "hollow-victory":
         short = s.lose_honor(enemy, 2, "Hollow Victory")
         if short:
             push_dragon_loh(s, enemy, s.loh_dice(short), "Lack of Honor from a Dragon card")
     elif slug == "legendary-combat":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "combat"
         _effect(s, seat, slug, uid=cx["att_uid"])
     elif slug == "spirit-of-the-wind":
         assert target is not None
@@ -367,7 +376,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         s.ti["spec"] = {**spec, "slots": [*spec["slots"], *({"section": sec} for sec in sections)]}
         s.say("brave_messenger", f"One more order in the {', '.join(sections)} section{'s' if len(sections) != 1 else ''}")
     elif slug == "insult":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "dragon"
         _insult(s, cx)
     elif slug == "ninja-thief":
         did = s.dragons[enemy].pop(s.own_rng().randbelow(len(s.dragons[enemy])))
@@ -378,7 +387,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: JSON | No
         s.say_private(enemy, "ninja_thief", f"{s.side_name(enemy)} loses the Dragon card {s.dragon_name(did)}",
                       f"{s.side_name(seat)} steals a Dragon card from {s.side_name(enemy)}", side=enemy, card=did)
     elif slug == "personal-challenge":
-        assert cx is not None
+        assert cx is not None and cx["t"] == "combat"
         _personal_challenge(s, seat, cx)
     elif slug == "turncoat":
         assert target is not None
@@ -410,7 +419,7 @@ def dice_bonus(s: CCState, kind: str, uid: str, unit_type: str, side: int) -> in
     return n
 
 
-def flag_rule(s: CCState, cx: JSON, side: int, uid: str) -> str | None:
+def flag_rule(s: CCState, cx: CombatTask, side: int, uid: str) -> str | None:
     """How Dragon cards bend Bolster Morale for the defender ``uid``: 'all', 'none' or None.
 
     Cowardice forbids every ignore, even through a Dragon card; otherwise of the cards that
@@ -438,10 +447,10 @@ def push_dragon_loh(s: CCState, side: int, dice: int, why: str) -> None:
           side=side, faces=[f.value for f in faces])
     symbols = [f.value for f in faces if f.is_unit_symbol]
     if symbols:
-        s.stack.append({"t": "dloh", "seat": side, "faces": symbols, "by": 1 - side, "why": why})
+        s.stack.append(as_json({"t": "dloh", "seat": side, "faces": symbols, "by": 1 - side, "why": why}))
 
 
-def dloh_candidates(s: CCState, task: JSON) -> list[Hex]:
+def dloh_candidates(s: CCState, task: DragonLackOfHonorTask) -> list[Hex]:
     symbol = task["faces"][0]
     return sorted(h for h, u in s.units.items() if u.side == task["seat"] and s.ut(u).symbol == symbol)
 
@@ -457,7 +466,7 @@ def _tactical_decision(s: CCState, option: str) -> None:
         s.say("tactical_decision", f"The card's {plural(len(spec['slots']), 'order')} go to the {option} section")
 
 
-def _insult(s: CCState, task: JSON) -> None:
+def _insult(s: CCState, task: DragonTask) -> None:
     """Insult: the Leader goes back to the hex he came from, with the unit he moved with."""
     frm, to = s.b.parse(task["frm"]), s.b.parse(task["to"])
     s.own_pieces()
@@ -474,7 +483,7 @@ def _insult(s: CCState, task: JSON) -> None:
 LEADER_RANK = {"foot": 1, "mounted": 2, "commander": 3}
 
 
-def _personal_challenge(s: CCState, seat: int, cx: JSON) -> None:
+def _personal_challenge(s: CCState, seat: int, cx: CombatTask) -> None:
     ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
     leaders = {s.leaders[ah].side: ah, s.leaders[dh].side: dh}
     dice = {}
@@ -527,11 +536,11 @@ def _turncoat(s: CCState, seat: int, target: Hex) -> None:
         s.say("turncoat", "A tie: the unit stays loyal")
         return
     decider = 0 if honors[0] > honors[1] else 1
-    s.stack.append({"t": "turncoat", "seat": decider, "hex": s.name(target), "uid": s.units[target].uid,
-                    "player": seat, "owner": enemy})
+    s.stack.append(as_json({"t": "turncoat", "seat": decider, "hex": s.name(target), "uid": s.units[target].uid,
+                            "player": seat, "owner": enemy}))
 
 
-def turncoat_decided(s: CCState, task: JSON, defect: bool) -> None:
+def turncoat_decided(s: CCState, task: TurncoatTask, defect: bool) -> None:
     h = s.b.parse(task["hex"])
     u = s.units.get(h)
     if u is None or u.uid != task["uid"]:

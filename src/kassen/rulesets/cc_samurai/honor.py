@@ -18,9 +18,10 @@ from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai.combat import SYMBOL_FACE
 from kassen.rulesets.cc_samurai.common import (
-    JSON,
     CCStateData,
+    as_json,
 )
+from kassen.rulesets.cc_samurai.tasks import LackOfHonorTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
@@ -68,8 +69,8 @@ class HonorRules(CCStateData):
         self.say("lack_of_honor", f"Lack of Honor: {self.side_name(side)} is {plural(short, 'token')} short and "
                  f"{self.loh_roller_text(side, n)}: {', '.join(f.label for f in faces)}",
                  side=side, faces=[f.value for f in faces])
-        self.stack.append({"t": "loh", "seat": side, "faces": [f.value for f in faces], "origin": self.name(origin),
-                           "uid": uid, "lid": lid, "symbol": symbol})
+        self.stack.append(as_json({"t": "loh", "seat": side, "faces": [f.value for f in faces],
+                                   "origin": self.name(origin), "uid": uid, "lid": lid, "symbol": symbol}))
 
     def loh_candidates(self: CCState, side: int, origin: Hex, symbol: str) -> list[Hex]:
         """The nearest units of ``side`` bearing ``symbol`` (all of them when tied)."""
@@ -79,7 +80,7 @@ class HonorRules(CCStateData):
         d = min(self.b.distance(origin, h) for h in hexes)
         return sorted(h for h in hexes if self.b.distance(origin, h) == d)
 
-    def _auto_loh(self: CCState, task: JSON) -> bool:
+    def _auto_loh(self: CCState, task: LackOfHonorTask) -> bool:
         side = task["seat"]
         while task["faces"]:
             face = Face(task["faces"][0])
@@ -113,10 +114,10 @@ class HonorRules(CCStateData):
         self.stack.pop()
         return True
 
-    def _legal_loh(self: CCState, task: JSON) -> list[str]:
+    def _legal_loh(self: CCState, task: LackOfHonorTask) -> list[str]:
         face = Face(task["faces"][0])
         return [f"hit {self.name(h)}" for h in self.loh_candidates(task["seat"], self.b.parse(task["origin"]), face.value)]
 
-    def _act_loh(self: CCState, task: JSON, action: str) -> None:
+    def _act_loh(self: CCState, task: LackOfHonorTask, action: str) -> None:
         task["faces"].pop(0)
         self.hit_unit(self.b.parse(action.split()[1]), 1, 1 - task["seat"], "Lack of Honor")

@@ -17,10 +17,11 @@ from kassen.engine.dice import Face
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai.board import Leader, Unit
 from kassen.rulesets.cc_samurai.common import (
-    JSON,
     LEADER_NAME,
     CCStateData,
+    as_json,
 )
+from kassen.rulesets.cc_samurai.tasks import LeaderRetreatTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
@@ -120,7 +121,7 @@ class LeaderRules(CCStateData):
 
     def _push_leader_retreat(self: CCState, h: Hex) -> None:
         ld = self.leaders[h]
-        self.stack.append({"t": "lretreat", "seat": ld.side, "lid": ld.lid, "at": self.name(h)})
+        self.stack.append(as_json({"t": "lretreat", "seat": ld.side, "lid": ld.lid, "at": self.name(h)}))
 
     def leader_can_retreat_off(self: CCState, h: Hex) -> bool:
         """Zvezda (R41): a lone Leader may retreat off his own baseline within his 3 retreat hexes;
@@ -146,7 +147,7 @@ class LeaderRules(CCStateData):
             frontier = nxt
         return False
 
-    def _lretreat_forced(self: CCState, task: JSON) -> str | None:
+    def _lretreat_forced(self: CCState, task: LeaderRetreatTask) -> str | None:
         h = self.b.parse(task["at"])
         if self.leader_can_retreat_off(h):
             return None
@@ -156,7 +157,7 @@ class LeaderRules(CCStateData):
             return "he cannot retreat a single hex"
         return None
 
-    def _legal_lretreat(self: CCState, task: JSON) -> list[str]:
+    def _legal_lretreat(self: CCState, task: LeaderRetreatTask) -> list[str]:
         h = self.b.parse(task["at"])
         if h[1] == self.baseline_row(task["seat"]):
             ends: list[Hex] = []  # on his baseline there is no hex further back
@@ -165,7 +166,7 @@ class LeaderRules(CCStateData):
         off = ["retreat off"] if self.leader_can_retreat_off(h) else []
         return [*(f"retreat {self.name(n)}" for n in ends), *off, "seppuku"]
 
-    def _auto_lretreat(self: CCState, task: JSON) -> bool:
+    def _auto_lretreat(self: CCState, task: LeaderRetreatTask) -> bool:
         h = self.b.parse(task["at"])
         ld = self.leaders.get(h)
         if ld is None or ld.lid != task["lid"] or h in self.units:
@@ -179,7 +180,7 @@ class LeaderRules(CCStateData):
         self._seppuku(h)
         return True
 
-    def _act_lretreat(self: CCState, task: JSON, action: str) -> None:
+    def _act_lretreat(self: CCState, task: LeaderRetreatTask, action: str) -> None:
         h = self.b.parse(task["at"])
         self.stack.pop()
         if action == "seppuku":
@@ -220,6 +221,6 @@ class LeaderRules(CCStateData):
         self.draw_dragon(1 - side)
         if self.hands[side]:
             perm = self.own_rng().shuffled(self.hands[side])
-            self.stack.append({"t": "pick", "seat": 1 - side, "victim": side, "perm": perm})
+            self.stack.append(as_json({"t": "pick", "seat": 1 - side, "victim": side, "perm": perm}))
             self.say("pick_due", f"{self.side_name(1 - side)} picks one of {self.side_name(side)}'s "
                      f"{len(perm)} face-down Command cards", random=True)

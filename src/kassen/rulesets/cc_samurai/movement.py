@@ -17,13 +17,14 @@ from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import HALF, NAMES, NBRS, OUT2, Unit
 from kassen.rulesets.cc_samurai.common import (
-    JSON,
     LEADER_MOVE,
     LEADER_NAME,
     CCStateData,
     Dests,
     _diff_hexes,
+    as_json,
 )
+from kassen.rulesets.cc_samurai.tasks import MoveTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
@@ -242,21 +243,21 @@ class MovementRules(CCStateData):
         out.sort()
         return out
 
-    def _legal_move(self: CCState, task: JSON) -> list[str]:
+    def _legal_move(self: CCState, task: MoveTask) -> list[str]:
         return [*self._mover_actions(task["seat"]), *dragons.actions(self, task["seat"], "movement"), "end-move"]
 
-    def _auto_move(self: CCState, task: JSON) -> bool:
+    def _auto_move(self: CCState, task: MoveTask) -> bool:
         acts = self._mover_actions(task["seat"])
         if acts:
             self._legal = [*acts, *dragons.actions(self, task["seat"], "movement"), "end-move"]
             return False
-        self.stack[-1] = {"t": "battle", "seat": task["seat"]}
+        self.stack[-1] = as_json({"t": "battle", "seat": task["seat"]})
         return True
 
-    def _act_move(self: CCState, task: JSON, action: str) -> None:
+    def _act_move(self: CCState, task: MoveTask, action: str) -> None:
         side = task["seat"]
         if action == "end-move":
-            self.stack[-1] = {"t": "battle", "seat": side}
+            self.stack[-1] = as_json({"t": "battle", "seat": side})
             return
         if action.startswith("dragon "):
             dragons.play(self, side, action)
@@ -323,5 +324,5 @@ class MovementRules(CCStateData):
 
     def _insult_window(self: CCState, side: int, lid: str, frm: Hex, to: Hex, uid: str | None) -> None:
         """Insult is played when the enemy moves an ordered Leader."""
-        self.stack.append({"t": "dragon", "seat": 1 - side, "w": "insult", "lid": lid,
-                           "frm": self.name(frm), "to": self.name(to), "uid": uid})
+        self.stack.append(as_json({"t": "dragon", "seat": 1 - side, "w": "insult", "lid": lid,
+                                   "frm": self.name(frm), "to": self.name(to), "uid": uid}))

@@ -24,7 +24,9 @@ from kassen.rulesets.cc_samurai.common import (
     LEADER_NAME,
     CCStateData,
     _slot_sig,
+    as_json,
 )
+from kassen.rulesets.cc_samurai.tasks import OrderTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
@@ -365,10 +367,10 @@ class OrderRules(CCStateData):
         effect: str | None = spec.get("effect")
         return effect
 
-    def _legal_order(self: CCState, task: JSON) -> list[str]:
+    def _legal_order(self: CCState, task: OrderTask) -> list[str]:
         return [*self._order_actions(task["seat"]), "done"]
 
-    def _auto_order(self: CCState, task: JSON) -> bool:
+    def _auto_order(self: CCState, task: OrderTask) -> bool:
         if self.ti["spec"].get("mode") == "shogun-pending":
             pending = self.ti["spec"]
             self.ti["spec"] = self._shogun_spec(task["seat"])
@@ -384,7 +386,7 @@ class OrderRules(CCStateData):
         self._to_move_phase(task)
         return True
 
-    def _act_order(self: CCState, task: JSON, action: str) -> None:
+    def _act_order(self: CCState, task: OrderTask, action: str) -> None:
         side = task["seat"]
         if action == "done":
             self._to_move_phase(task)
@@ -406,5 +408,5 @@ class OrderRules(CCStateData):
         ld = self.leaders[h]
         return LEADER_NAME[ld.kind] + (" (splitting from his unit)" if h in self.units else "")
 
-    def _to_move_phase(self: CCState, task: JSON) -> None:
-        self.stack[-1] = {"t": "move", "seat": task["seat"]}
+    def _to_move_phase(self: CCState, task: OrderTask) -> None:
+        self.stack[-1] = as_json({"t": "move", "seat": task["seat"]})

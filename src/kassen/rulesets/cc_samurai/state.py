@@ -3,8 +3,9 @@
 The state holds a stack of *tasks*. The top task says whose decision it is and
 what is pending: a turn phase (``play``, ``order``, ``move``, ``battle``,
 ``end``) or a step inside a combat (``combat``, ``retreat``, ``lretreat``,
-``pick``, ``loh``). Automatic steps run until a player must decide; every choice
-the rulebook leaves to a player is a pending decision with its own actions.
+``pick``, ``loh``) or a Dragon card's window (``dragon``, ``turncoat``, ``dloh``), each
+kind a typed record of tasks.py. Automatic steps run until a player must decide; every
+choice the rulebook leaves to a player is a pending decision with its own actions.
 
 Section names in comments and tests refer to the rulebook (seed 000).
 
@@ -54,6 +55,15 @@ from kassen.rulesets.cc_samurai.honor import HonorRules
 from kassen.rulesets.cc_samurai.leaders import LeaderRules
 from kassen.rulesets.cc_samurai.movement import MovementRules
 from kassen.rulesets.cc_samurai.orders import OrderCache, OrderRules
+from kassen.rulesets.cc_samurai.tasks import (
+    BattleTask,
+    CombatTask,
+    EndTask,
+    MoveTask,
+    OrderTask,
+    PlayTask,
+    RetreatTask,
+)
 from kassen.rulesets.cc_samurai.turn import TurnRules
 from kassen.rulesets.cc_samurai.victory import VictoryRules
 from kassen.rulesets.cc_samurai.view import ViewRules
@@ -310,15 +320,15 @@ class CCState(
             task = self.stack[-1]
             t = task["t"]
             if t == "order":
-                legal = self._legal_order(task)
+                legal = self._legal_order(cast(OrderTask, task))
             elif t == "move":
-                legal = self._legal_move(task)
+                legal = self._legal_move(cast(MoveTask, task))
             elif t == "battle":
-                legal = self._legal_battle(task)
+                legal = self._legal_battle(cast(BattleTask, task))
             elif t == "play":
-                legal = self._legal_play(task)
+                legal = self._legal_play(cast(PlayTask, task))
             elif t == "end":
-                legal = self._legal_end(task)
+                legal = self._legal_end(cast(EndTask, task))
             else:
                 handler = self._handlers(t)[0]
                 if handler is None:
@@ -352,19 +362,19 @@ class CCState(
         task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
         t = task["t"]
         if t == "order":
-            self._act_order(task, action)
+            self._act_order(cast(OrderTask, task), action)
         elif t == "move":
-            self._act_move(task, action)
+            self._act_move(cast(MoveTask, task), action)
         elif t == "battle":
-            self._act_battle(task, action)
+            self._act_battle(cast(BattleTask, task), action)
         elif t == "play":
-            self._act_play(task, action)
+            self._act_play(cast(PlayTask, task), action)
         elif t == "end":
-            self._act_end(task, action)
+            self._act_end(cast(EndTask, task), action)
         elif t == "combat":
-            self._act_combat(task, action)
+            self._act_combat(cast(CombatTask, task), action)
         elif t == "retreat":
-            self._act_retreat(task, action)
+            self._act_retreat(cast(RetreatTask, task), action)
         else:
             act = self._handlers(t)[1]
             if act is None:
@@ -387,17 +397,17 @@ class CCState(
             task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
             t = task["t"]
             if t == "order":
-                more = self._auto_order(task)
+                more = self._auto_order(cast(OrderTask, task))
             elif t == "move":
-                more = self._auto_move(task)
+                more = self._auto_move(cast(MoveTask, task))
             elif t == "battle":
-                more = self._auto_battle(task)
+                more = self._auto_battle(cast(BattleTask, task))
             elif t == "end":
-                more = self._auto_end(task)
+                more = self._auto_end(cast(EndTask, task))
             elif t == "combat":
-                more = self._auto_combat(task)
+                more = self._auto_combat(cast(CombatTask, task))
             elif t == "retreat":
-                more = self._auto_retreat(task)
+                more = self._auto_retreat(cast(RetreatTask, task))
             elif t == "play":
                 return  # a decision, no automatic step
             else:

@@ -16,13 +16,14 @@ from mypy_extensions import trait
 from kassen.engine.protocol import Result
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.common import (
-    JSON,
     CCStateData,
     _mirror,
     _new_turn_info,
+    as_json,
     card_text,
     dragon_text,
 )
+from kassen.rulesets.cc_samurai.tasks import EndTask, PickTask, PlayTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
@@ -63,7 +64,7 @@ class TurnRules(CCStateData):
                      side=self.active)
             self._result = Result(winner, "surrender", (1.0, 0.0) if winner == 0 else (0.0, 1.0))
             return
-        self.stack = [{"t": "play", "seat": self.active}]
+        self.stack = [as_json({"t": "play", "seat": self.active})]
 
     def _lose_random_card(self: CCState, side: int, why: str) -> None:
         """A random Command card of ``side`` is discarded; his command shrinks by one."""
@@ -100,7 +101,7 @@ class TurnRules(CCStateData):
                          f"{self.side_name(side)} draws a Dragon card", side=side, card=did)
         return did
 
-    def _legal_play(self: CCState, task: JSON) -> list[str]:
+    def _legal_play(self: CCState, task: PlayTask) -> list[str]:
         slugs: set[str] = {self.t.command_ids[c] for c in self.hands[task["seat"]]}
         # First Strike answers an enemy close combat; it is played in phase 1 only when
         # nothing else is in hand (then it orders nothing: R30)
@@ -108,15 +109,15 @@ class TurnRules(CCStateData):
             slugs.discard("first-strike")
         return [f"play {s}" for s in sorted(slugs)]
 
-    def _act_play(self: CCState, task: JSON, action: str) -> None:
+    def _act_play(self: CCState, task: PlayTask, action: str) -> None:
         slug = action.split()[1]
         side = task["seat"]
         cid = next(c for c in self.hands[side] if self.t.command_ids[c] == slug)
         self._set_card(side, cid)
-        self.stack[-1] = {"t": "order", "seat": side}
+        self.stack[-1] = as_json({"t": "order", "seat": side})
         # Dragon cards "after enemy Command" (defender), asked after those "with Command" (active)
-        self.stack.append({"t": "dragon", "seat": 1 - side, "w": "after-enemy-command"})
-        self.stack.append({"t": "dragon", "seat": side, "w": "with-command"})
+        self.stack.append(as_json({"t": "dragon", "seat": 1 - side, "w": "after-enemy-command"}))
+        self.stack.append(as_json({"t": "dragon", "seat": side, "w": "with-command"}))
 
     def _set_card(self: CCState, side: int, cid: str) -> None:
         """Phase 1: ``cid`` leaves the hand and becomes the card played this turn."""
@@ -142,10 +143,10 @@ class TurnRules(CCStateData):
         self.ti["effective"] = effective
         self.ti["spec"] = self._order_spec(side, effective) if effective else {"mode": "select", "count": 0, "filter": {}}
 
-    def _legal_pick(self: CCState, task: JSON) -> list[str]:
+    def _legal_pick(self: CCState, task: PickTask) -> list[str]:
         return [f"pick {i + 1}" for i in range(len(task["perm"]))]
 
-    def _act_pick(self: CCState, task: JSON, action: str) -> None:
+    def _act_pick(self: CCState, task: PickTask, action: str) -> None:
         k = int(action.split()[1])
         cid = task["perm"][k - 1]
         victim = task["victim"]
@@ -156,7 +157,7 @@ class TurnRules(CCStateData):
         self.say("discard", f"{self.side_name(1 - victim)} picks face-down card {k}: {self.side_name(victim)} discards "
                  f"{self.card_name(cid)}", side=victim, card=cid)
 
-    def _auto_end(self: CCState, task: JSON) -> bool:
+    def _auto_end(self: CCState, task: EndTask) -> bool:
         side = task["seat"]
         step = task["step"]
         if step == "wise":
@@ -225,7 +226,7 @@ class TurnRules(CCStateData):
             return False
         return False
 
-    def _legal_end(self: CCState, task: JSON) -> list[str]:
+    def _legal_end(self: CCState, task: EndTask) -> list[str]:
         side = task["seat"]
         step = task["step"]
         if step == "wise":
@@ -244,7 +245,7 @@ class TurnRules(CCStateData):
             return acts
         return []
 
-    def _act_end(self: CCState, task: JSON, action: str) -> None:
+    def _act_end(self: CCState, task: EndTask, action: str) -> None:
         side = task["seat"]
         step = task["step"]
         self.own_cards()

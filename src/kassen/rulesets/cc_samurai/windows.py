@@ -15,9 +15,9 @@ from mypy_extensions import trait
 
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.common import (
-    JSON,
     CCStateData,
 )
+from kassen.rulesets.cc_samurai.tasks import DragonLackOfHonorTask, DragonTask, TurncoatTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
@@ -25,28 +25,28 @@ if TYPE_CHECKING:
 
 @trait
 class DragonWindows(CCStateData):
-    def _auto_dragon(self: CCState, task: JSON) -> bool:
+    def _auto_dragon(self: CCState, task: DragonTask) -> bool:
         if dragons.actions(self, task["seat"], task["w"], task):
             return False
         self.stack.pop()
         return True
 
-    def _legal_dragon(self: CCState, task: JSON) -> list[str]:
+    def _legal_dragon(self: CCState, task: DragonTask) -> list[str]:
         return [*dragons.actions(self, task["seat"], task["w"], task), "pass"]
 
-    def _act_dragon(self: CCState, task: JSON, action: str) -> None:
+    def _act_dragon(self: CCState, task: DragonTask, action: str) -> None:
         self.stack.pop()
         if action != "pass":
             dragons.play(self, task["seat"], action, task)
 
-    def _legal_turncoat(self: CCState, task: JSON) -> list[str]:
+    def _legal_turncoat(self: CCState, task: TurncoatTask) -> list[str]:
         return ["defect", "stay"]
 
-    def _act_turncoat(self: CCState, task: JSON, action: str) -> None:
+    def _act_turncoat(self: CCState, task: TurncoatTask, action: str) -> None:
         self.stack.pop()
         dragons.turncoat_decided(self, task, action == "defect")
 
-    def _auto_dloh(self: CCState, task: JSON) -> bool:
+    def _auto_dloh(self: CCState, task: DragonLackOfHonorTask) -> bool:
         while task["faces"]:
             cands = dragons.dloh_candidates(self, task)
             if len(cands) > 1:
@@ -59,9 +59,9 @@ class DragonWindows(CCStateData):
         self.stack.pop()
         return True
 
-    def _legal_dloh(self: CCState, task: JSON) -> list[str]:
+    def _legal_dloh(self: CCState, task: DragonLackOfHonorTask) -> list[str]:
         return [f"hit {self.name(h)}" for h in dragons.dloh_candidates(self, task)]
 
-    def _act_dloh(self: CCState, task: JSON, action: str) -> None:
+    def _act_dloh(self: CCState, task: DragonLackOfHonorTask, action: str) -> None:
         task["faces"].pop(0)
         self.hit_unit(self.b.parse(action.split()[1]), 1, task["by"], task["why"])

@@ -1,0 +1,113 @@
+"""C&C Samurai's pending decisions as typed task records (issue 15): one TypedDict per kind the
+state dispatches (and no record without its handlers), and every task met in play, or in the
+saves made before the records were typed, has exactly the fields and types of its record."""
+
+from __future__ import annotations
+
+import json
+import re
+import types
+from pathlib import Path
+from typing import Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
+
+import pytest
+
+from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai import tasks
+from kassen.rulesets.cc_samurai.state import CCState
+from kassen.rulesets.registry import load_game
+
+RECORDS: dict[str, Any] = {get_args(get_type_hints(r)["t"])[0]: r for r in get_args(tasks.CCTask)}
+SRC = Path(tasks.__file__).with_suffix(".py").parent
+SAVES = Path(__file__).parents[1] / "saves" / "cc_pending_saves.json"
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """``value`` (JSON) is of type ``hint`` (the records' types: scalars, literals, lists, unions)."""
+    origin = get_origin(hint)
+    if origin is NotRequired:
+        return _fits(value, get_args(hint)[0])
+    if origin is Literal:
+        return value in get_args(hint)
+    if origin in (Union, types.UnionType):
+        return any(_fits(value, h) for h in get_args(hint))
+    if origin is list:
+        return type(value) is list and all(_fits(v, get_args(hint)[0]) for v in value)
+    if hint is type(None):
+        return value is None
+    return type(value) is hint
+
+
+def _check(task: dict[str, Any]) -> None:
+    record = RECORDS[task["t"]]
+    hints = get_type_hints(record)
+    assert set(task) <= set(hints), (task, record.__name__)
+    assert record.__required_keys__ <= set(task), (task, record.__name__)
+    for k, v in task.items():
+        assert _fits(v, hints[k]), (k, v, record.__name__)
+
+
+def test_one_record_per_kind_and_a_kind_per_record() -> None:
+    assert len(RECORDS) == len(get_args(tasks.CCTask)) == len(tasks.KINDS)
+    assert set(RECORDS) == set(tasks.KINDS)
+    for kind, record in RECORDS.items():
+        assert record.__required_keys__ >= {"t", "seat"}, kind
+        assert get_type_hints(record)["seat"] is int
+
+
+def test_every_kind_the_dispatcher_knows_has_its_record_and_handlers() -> None:
+    # the kinds with handlers on the state, and those its specialised dispatch names
+    handled = {m.group(2) for name in dir(CCState) if (m := re.fullmatch(r"_(legal|act|auto)_(\w+)", name))}
+    state_src = (SRC / "state.py").read_text()
+    native = set(re.findall(r'\bt == "(\w+)"', state_src))
+    assert native and native <= handled
+    assert handled == set(RECORDS)
+    for kind in RECORDS:  # every kind is a decision: its legal actions and how to apply one
+        legal, act, _ = CCState._handlers(kind)
+        assert legal is not None and act is not None, kind
+    # each specialised branch hands its handler the record of its kind
+    for kind in native:
+        assert re.search(rf'_{kind}\(cast\({RECORDS[kind].__name__}, task\)', state_src), kind
+
+
+def test_every_builder_of_the_stack_goes_through_a_record() -> None:
+    for path in sorted(SRC.glob("*.py")):
+        text = path.read_text()
+        assert not re.search(r'stack\.append\(\{"t"|stack\[-1\] = \{"t"|stack = \[\{"t"', text), path.name
+
+
+@pytest.mark.parametrize("gid", ["cc-samurai", "cc-samurai-zvezda"])
+def test_every_task_in_play_matches_its_record(gid: str) -> None:
+    game = load_game(gid)
+    seen: set[str] = set()
+    for scenario in game.scenarios()[:4]:
+        for seed in range(2):
+            s = game.new_state(scenario, seed)
+            rng = Rng(seed + 11)
+            while s.to_move() is not None:
+                for task in s.stack:
+                    _check(task)
+                    seen.add(task["t"])
+                legal = [a for a in s.legal_actions() if a != "concede"] or s.legal_actions()
+                dragon = [a for a in legal if a.startswith("dragon ")]
+                s = s.apply((dragon or legal)[rng.randbelow(len(dragon or legal))])
+    assert {"play", "order", "move", "battle", "end", "combat", "retreat", "dragon"} <= seen
+
+
+def test_every_task_of_the_old_saves_matches_its_record() -> None:
+    saves = json.loads(SAVES.read_text())
+    kinds = set()
+    for cases in saves.values():
+        for case in cases:
+            for state in (case["state"], case["after"]):
+                for task in state["stack"]:
+                    _check(task)
+                    kinds.add(task["t"])
+    assert kinds == set(RECORDS)
+
+
+def test_a_task_that_does_not_fit_its_record_is_told() -> None:
+    with pytest.raises(AssertionError):
+        _check({"t": "retreat", "seat": 0, "uid": "u1", "at": "C4", "left": "2", "moved": 0, "leader": False, "by": 1})
+    with pytest.raises(AssertionError):
+        _check({"t": "move", "seat": 0, "extra": 1})
