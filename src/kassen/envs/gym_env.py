@@ -31,7 +31,7 @@ from kassen.envs.core import Match
 class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     """One seat of a Kassen battle; the other seats are Kassen AIs."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, game: Game | str = "cc-samurai", opponent: str = "random", seat: int = 0,
                  scenario: str | None = None, render_mode: str | None = None, illegal: str = "lose",
