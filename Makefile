@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # setup.py compiles the engine's hot modules (mypyc) when a C compiler works, so an edit of
 # one of them rebuilds; KASSEN_PURE_PYTHON=1 installs (and runs) pure Python
 COMPILED := $(wildcard src/kassen/rulesets/cc_samurai/*.py) $(wildcard src/kassen/engine/*.py) \
-            src/kassen/envs/fast.py src/kassen/ai/playout.py
+            src/kassen/envs/fast.py src/kassen/ai/playout.py src/kassen/ai/tree.py
 
 $(STAMP): pyproject.toml requirements.lock setup.py $(COMPILED)
 	python3 -m venv $(VENV)
