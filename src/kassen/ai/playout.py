@@ -35,16 +35,25 @@ def playout_policy(state: State, legal: list[str], rng: Rng) -> str:
     """A cheap default policy: prefer fighting, then acting, over passing; never concede."""
     kinds = _KINDS
     ks: list[int] = []
+    fight = passive = resign = False
     for a in legal:
         k = kinds.get(a)
-        ks.append(k if k is not None else _kind(a))
-    if _RESIGN in ks:
+        if k is None:
+            k = _kind(a)
+        ks.append(k)
+        if k == _FIGHT:
+            fight = True
+        elif k == _PASSIVE:
+            passive = True
+        elif k == _RESIGN:
+            resign = True
+    if resign:
         kept = [a for a, k in zip(legal, ks) if k != _RESIGN]
         if kept:
             legal, ks = kept, [k for k in ks if k != _RESIGN]
-    if _FIGHT in ks and rng.randbelow(10) < 8:
+    if fight and rng.randbelow(10) < 8:
         return rng.choice([a for a, k in zip(legal, ks) if k == _FIGHT])
-    active = [a for a, k in zip(legal, ks) if k != _PASSIVE] if _PASSIVE in ks else legal
+    active = [a for a, k in zip(legal, ks) if k != _PASSIVE] if passive else legal
     if active and rng.randbelow(10) < 8:
         return rng.choice(active)
     return rng.choice(legal)
