@@ -23,6 +23,7 @@ from kassen.rulesets.cc_samurai.facts import UnitType as UnitType
 
 DATA_DIR = Path(__file__).parent / "data"
 
+
 class UnitTypeModel(BaseModel):
     """units.toml's entry, validated; the rules read it as a :class:`facts.UnitType`."""
 
