@@ -24,7 +24,7 @@ _MASK = (1 << 64) - 1
 _TWO64 = 1 << 64
 #: the rejection limit of ``randbelow(n)`` on one integer, for small n
 _LIMITS: tuple[int, ...] = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(256))
-#: the low and high 32-bit words of the SplitMix64 constants
+#: a 32-bit word's mask, and 2**32
 _M32: Final = 0xFFFFFFFF
 _TWO32: Final = 0x100000000
 #: ``randbelow(n)`` for n up to this runs on the 32-bit words (products stay below 2**63)
@@ -53,9 +53,10 @@ class Rng:
     """SplitMix64: fast, statistically sound for games, and trivially serializable.
 
     The 64-bit state is held as two 32-bit words (``i64``: native integers in the compiled
-    build, plain ints in pure Python). Every intermediate value is non-negative and below
-    2**63, so no operation overflows and every right shift is logical: both builds compute
-    the same numbers as :func:`_splitmix64_reference`, without big-integer allocations.
+    build, plain ints in pure Python). Compiled, ``randbelow`` runs on the words: every
+    intermediate value is non-negative and below 2**63, so no operation overflows and every
+    right shift is logical, and no big integer is allocated. Pure Python draws on one integer
+    (cheaper there). Both give the numbers of :func:`_splitmix64_reference`.
     """
 
     __slots__ = ("_hi", "_lo")
