@@ -19,6 +19,9 @@ RESIGN = ("concede", "resign", "surrender")
 #: action -> its kind for the playout policy (below); the same strings recur all game long
 _KINDS: dict[str, int] = {}
 _FIGHT, _OTHER, _PASSIVE, _RESIGN = 1, 2, 3, 4
+#: the first letters of the prefixes above: an action starting otherwise (most: "move ...",
+#: "order ...") is of kind _OTHER without a look-up in the large table
+_FIRST = "".join(sorted({p[0] for p in AGGRESSIVE + PASSIVE + RESIGN}))
 
 
 def _kind(action: str) -> int:
@@ -36,7 +39,11 @@ def playout_policy(state: State, legal: list[str], rng: Rng) -> str:
     kinds = _KINDS
     ks: list[int] = []
     fight = passive = resign = False
+    first = _FIRST
     for a in legal:
+        if a[:1] not in first:
+            ks.append(_OTHER)
+            continue
         k = kinds.get(a)
         if k is None:
             k = _kind(a)
