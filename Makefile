@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 # one of them rebuilds; KASSEN_PURE_PYTHON=1 installs (and runs) pure Python
 COMPILED := $(wildcard src/kassen/rulesets/cc_samurai/*.py) $(wildcard src/kassen/engine/*.py) \
             $(wildcard src/kassen/envs/fast*.py) src/kassen/envs/core.py src/kassen/envs/aec.py \
-            src/kassen/ai/playout.py
+            src/kassen/ai/playout.py src/kassen/ai/tree.py
 
 $(STAMP): pyproject.toml requirements.lock setup.py $(COMPILED)
 	python3 -m venv $(VENV)

@@ -29,7 +29,9 @@ MODULES = ["src/kassen/engine/hexgrid.py", "src/kassen/engine/rng.py", "src/kass
            "src/kassen/envs/core.py", "src/kassen/envs/aec.py", "src/kassen/envs/fast_clans.py",
            "src/kassen/envs/fast_hv.py",
            # the look-ahead players' playout loop (MCTS, greedy): nearly all their time outside apply
-           "src/kassen/ai/playout.py"]
+           "src/kassen/ai/playout.py",
+           # the MCTS tree: typed nodes and the per-iteration loop around the playouts
+           "src/kassen/ai/tree.py"]
 #: the compiled modules share one library, ``kassen__mypyc`` next to the package (kassen/__init__.py
 #: compares its age with the sources')
 GROUP = "kassen"

@@ -19,6 +19,9 @@ RESIGN = ("concede", "resign", "surrender")
 #: action -> its kind for the playout policy (below); the same strings recur all game long
 _KINDS: dict[str, int] = {}
 _FIGHT, _OTHER, _PASSIVE, _RESIGN = 1, 2, 3, 4
+#: the first letters of the prefixes above: an action starting otherwise (most: "move ...",
+#: "order ...") is of kind _OTHER without a look-up in the large table
+_FIRST = "".join(sorted({p[0] for p in AGGRESSIVE + PASSIVE + RESIGN}))
 
 
 def _kind(action: str) -> int:
@@ -35,16 +38,29 @@ def playout_policy(state: State, legal: list[str], rng: Rng) -> str:
     """A cheap default policy: prefer fighting, then acting, over passing; never concede."""
     kinds = _KINDS
     ks: list[int] = []
+    fight = passive = resign = False
+    first = _FIRST
     for a in legal:
+        if a[:1] not in first:
+            ks.append(_OTHER)
+            continue
         k = kinds.get(a)
-        ks.append(k if k is not None else _kind(a))
-    if _RESIGN in ks:
+        if k is None:
+            k = _kind(a)
+        ks.append(k)
+        if k == _FIGHT:
+            fight = True
+        elif k == _PASSIVE:
+            passive = True
+        elif k == _RESIGN:
+            resign = True
+    if resign:
         kept = [a for a, k in zip(legal, ks) if k != _RESIGN]
         if kept:
             legal, ks = kept, [k for k in ks if k != _RESIGN]
-    if _FIGHT in ks and rng.randbelow(10) < 8:
+    if fight and rng.randbelow(10) < 8:
         return rng.choice([a for a, k in zip(legal, ks) if k == _FIGHT])
-    active = [a for a, k in zip(legal, ks) if k != _PASSIVE] if _PASSIVE in ks else legal
+    active = [a for a, k in zip(legal, ks) if k != _PASSIVE] if passive else legal
     if active and rng.randbelow(10) < 8:
         return rng.choice(active)
     return rng.choice(legal)

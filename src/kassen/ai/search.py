@@ -13,8 +13,6 @@ it can, closes with the enemy and rarely passes, and otherwise picks at random
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import dataclass, field
 
 from kassen.ai.players import Player
 from kassen.ai.playout import (
@@ -26,7 +24,8 @@ from kassen.ai.playout import (
     playout_policy,
     rollout,
 )
-from kassen.engine.protocol import CHANCE, State, sample_chance
+from kassen.ai.tree import search
+from kassen.engine.protocol import State
 from kassen.engine.rng import Rng
 
 __all__ = ["AGGRESSIVE", "PASSIVE", "RESIGN", "GreedyPlayer", "MCTSPlayer", "play_policy", "playout_policy",
@@ -61,22 +60,14 @@ class GreedyPlayer(Player):
         return best
 
 
-@dataclass
-class _Node:
-    mover: int | None = None  # the seat that chose the action leading here
-    visits: int = 0
-    value: float = 0.0
-    avail: int = 0
-    children: dict[str, _Node] = field(default_factory=dict)
-
-
 class MCTSPlayer(Player):
     """Information-set MCTS (single observer): every iteration samples a determinization
     of what the seat cannot see, descends the shared tree by UCB among the actions legal
     in that sample, expands one node, plays out with :func:`playout_policy` and backs up
     the heuristic value for each mover.
 
-    Budget: ``iterations``, or ``seconds`` when given (whichever ends first).
+    Budget: ``iterations``, or ``seconds`` when given (whichever ends first). The tree and
+    its loop: kassen.ai.tree (compiled with the engine).
     """
 
     name = "mcts"
@@ -93,51 +84,8 @@ class MCTSPlayer(Player):
         legal = [a for a in state.legal_actions() if a not in RESIGN] or state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        root = _Node()
-        deadline = None if self.seconds is None else time.monotonic() + self.seconds
-        for _ in range(self.iterations):
-            if deadline is not None and time.monotonic() > deadline:
-                break
-            self._iterate(root, state.determinize(seat, self.rng))
+        root = search(state, seat, self.rng, self.iterations, self.seconds, self.depth, self.c)
         scored = [(root.children[a].visits, a) for a in legal if a in root.children]
         if not scored:
             return self.rng.choice(legal)
         return max(scored)[1]
-
-    def _iterate(self, root: _Node, s: State) -> None:
-        node = root
-        path = [root]
-        while not s.is_terminal():
-            mover = s.to_move()
-            if mover == CHANCE:
-                s = s.apply(sample_chance(s.chance_outcomes(), self.rng))
-                continue
-            assert mover is not None
-            legal = s.legal_actions()
-            for a in legal:
-                child = node.children.get(a)
-                if child is not None:
-                    child.avail += 1
-            untried = [a for a in legal if a not in node.children]
-            if untried:
-                a = self.rng.choice(untried)
-                child = _Node(mover=mover, avail=1)
-                node.children[a] = child
-                s = s.apply(a)
-                path.append(child)
-                break
-            a = max(legal, key=lambda act: self._ucb(node.children[act]))
-            node = node.children[a]
-            s = s.apply(a)
-            path.append(node)
-        end = play_policy(s, self.rng, self.depth)
-        values = end.heuristics()
-        for n in path:
-            n.visits += 1
-            if n.mover is not None:
-                n.value += values[n.mover] if 0 <= n.mover < len(values) else 0.0
-
-    def _ucb(self, n: _Node) -> float:
-        if n.visits == 0:
-            return math.inf
-        return n.value / n.visits + self.c * math.sqrt(math.log(max(1, n.avail)) / n.visits)

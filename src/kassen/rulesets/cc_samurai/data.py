@@ -16,12 +16,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kassen.engine.errors import FormatError
 
+# re-exported: the rules import the types from here
+from kassen.rulesets.cc_samurai.facts import Symbol as Symbol
+from kassen.rulesets.cc_samurai.facts import TerrainType as TerrainType
+from kassen.rulesets.cc_samurai.facts import UnitType as UnitType
+
 DATA_DIR = Path(__file__).parent / "data"
 
-Symbol = Literal["circle", "triangle", "square", "swords"]
 
+class UnitTypeModel(BaseModel):
+    """units.toml's entry, validated; the rules read it as a :class:`facts.UnitType`."""
 
-class UnitType(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
     code: str = ""
@@ -56,7 +61,9 @@ class UnitType(BaseModel):
         return max(self.ranged) if self.ranged else 0
 
 
-class TerrainType(BaseModel):
+class TerrainTypeModel(BaseModel):
+    """terrain.toml's entry, validated; the rules read it as a :class:`facts.TerrainType`."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     slug: str = ""
@@ -235,11 +242,11 @@ def load_tables(edition: str = "gmt") -> Tables:
         raise FormatError(f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}")
     raw_units = _read("units.toml")
     units = {
-        code: _validated(UnitType, {**raw, "code": code}, f"units.toml [{code}]")
+        code: UnitType(_validated(UnitTypeModel, {**raw, "code": code}, f"units.toml [{code}]"))
         for code, raw in raw_units.items()
     }
-    terrain = {
-        slug: _validated(TerrainType, {**raw, "slug": slug}, f"terrain.toml [{slug}]")
+    terrain: dict[str, TerrainTypeModel] = {
+        slug: _validated(TerrainTypeModel, {**raw, "slug": slug}, f"terrain.toml [{slug}]")
         for slug, raw in _read("terrain.toml").items()
     }
     command = [
@@ -252,7 +259,7 @@ def load_tables(edition: str = "gmt") -> Tables:
     ]
     if edition == "gmt":
         _check_decks(command, dragon, "command_cards.toml", 60, 40, None, None)
-        return Tables(units, terrain, command, dragon)
+        return Tables(units, _native(terrain), command, dragon)
     ed: Edition = _validated(Edition, _read(f"{edition}.toml"), f"{edition}.toml")
     where = f"{edition}.toml"
     zunits: dict[str, UnitType] = {}
@@ -263,11 +270,12 @@ def load_tables(edition: str = "gmt") -> Tables:
             if base not in raw_units:
                 raise FormatError(f"{where}: field units.{code}.base: unknown GMT unit {base!r}")
             fields = {**raw_units[base], **fields}
-        zunits[code] = _validated(UnitType, {**fields, "code": code}, f"{where} [units.{code}]")
+        zunits[code] = UnitType(_validated(UnitTypeModel, {**fields, "code": code}, f"{where} [units.{code}]"))
     for slug, change in ed.terrain.items():
         if slug not in terrain:
             raise FormatError(f"{where}: field terrain.{slug}: unknown terrain {slug!r}")
-        terrain[slug] = _validated(TerrainType, {**terrain[slug].model_dump(), **change}, f"{where} [terrain.{slug}]")
+        terrain[slug] = _validated(TerrainTypeModel, {**terrain[slug].model_dump(), **change},
+                                   f"{where} [terrain.{slug}]")
     for field, table, known in (("command_copies", ed.command_copies, {c.slug for c in command}),
                                 ("dragon_copies", ed.dragon_copies, {d.slug for d in dragon})):
         for slug in table:
@@ -278,7 +286,12 @@ def load_tables(edition: str = "gmt") -> Tables:
     command = [c for c in command if c.copies > 0]
     dragon = [d for d in dragon if d.copies > 0]
     _check_decks(command, dragon, where, ed.command_total, ed.dragon_total, ed.section_total, ed.tactic_total)
-    return Tables(zunits, terrain, command, dragon, edition, ed.rules)
+    return Tables(zunits, _native(terrain), command, dragon, edition, ed.rules)
+
+
+def _native(terrain: dict[str, TerrainTypeModel]) -> dict[str, TerrainType]:
+    """The validated terrain entries as the rules read them."""
+    return {slug: TerrainType(m) for slug, m in terrain.items()}
 
 
 def _check_decks(command: list[CommandCard], dragon: list[DragonCard], where: str, n_cmd: int, n_dragon: int,
