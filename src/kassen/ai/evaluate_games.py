@@ -411,6 +411,11 @@ class HVEndgame:
     def applies(self, state: State) -> bool:
         return hv_endgame_applies(state)  # type: ignore[arg-type]
 
+    def chancy(self, state: State) -> bool:
+        """Whether combat (dice, and the next turn's initiative) comes before the result: a
+        turn before the last."""
+        return not hv_battle_ends_this_turn(state)  # type: ignore[arg-type]
+
     def play(self, state: State, rng: Rng) -> State:
         for _ in range(self.depth):
             mover = state.to_move()
