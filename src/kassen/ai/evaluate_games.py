@@ -347,7 +347,7 @@ def hv_zone_policy(state: State, rng: Rng) -> str:
     seat = s.pend["seat"]
     step = s.pend.get("step")
     if step in ("move", "act2"):
-        setup = not hv_battle_ends_this_turn(s)
+        setup = _spare_units(s) if not hv_battle_ends_this_turn(s) else set()
         cands = [a for a in legal if _zone_action(s, a, setup)]
         passive = "end" if step == "move" else next(a for a in legal if a.endswith(" stop"))
     else:
@@ -368,14 +368,25 @@ def hv_zone_policy(state: State, rng: Rng) -> str:
     return best[0] if best[0] == passive else rng.choice(best)
 
 
-def _zone_action(s: HVState, action: str, setup: bool) -> bool:
+def _spare_units(s: HVState) -> set[str]:
+    """The unengaged units on the table that share their zone with a friend: the units whose
+    facing and formation count in :func:`zones_within_reach`."""
+    count: dict[tuple[int, str], int] = {}
+    for u in s.units.values():
+        if u.status == "table":
+            count[u.side, u.zone] = count.get((u.side, u.zone), 0) + 1
+    return {u.uid for u in s.units.values()
+            if u.status == "table" and count[u.side, u.zone] > 1 and not s.engaged(u.uid)}
+
+
+def _zone_action(s: HVState, action: str, setup: set[str]) -> bool:
     """Whether the zone policy looks at ``action``: a move or an entry, a mounted unit's turn
-    (a move may follow), and with ``setup`` (a turn before the last) any turn or change of
-    formation, which readies a unit for next turn's moves."""
+    (a move may follow), and a turn or change of formation of a unit in ``setup`` (before the
+    last turn: the spare units, readied for next turn's moves)."""
     words = action.split()
     if len(words) < 2 or words[0] not in s.units:
         return False
-    if words[1] in _ZONE_VERBS or (setup and words[1] in _SETUP_VERBS):
+    if words[1] in _ZONE_VERBS or (words[1] in _SETUP_VERBS and words[0] in setup):
         return True
     u = s.units[words[0]]
     return words[1] == "turn" and s.pend.get("step") == "move" and s.is_mounted(u) \
@@ -387,7 +398,7 @@ def _zone_value(s: HVState, seat: int, depth: int) -> float:
     action of the same unit."""
     value = hv_policy_value(s, seat)
     if depth > 0 and s.pend.get("step") == "act2" and s.pend.get("seat") == seat:
-        setup = not hv_battle_ends_this_turn(s)
+        setup = _spare_units(s) if not hv_battle_ends_this_turn(s) else set()
         for a in s.legal_actions():
             if _zone_action(s, a, setup):
                 value = max(value, _zone_value(s.apply(a), seat, depth - 1))
