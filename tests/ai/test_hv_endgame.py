@@ -252,3 +252,25 @@ def test_the_endgame_search_of_the_turn_before_last_does_not_see_the_dice():
     a = level_player("normal", "honourable-victory", 9).choose(s, 0)
     b = level_player("normal", "honourable-victory", 9).choose(t, 0)
     assert a == b
+
+
+def test_a_spare_unit_threatens_a_zone_the_other_side_holds_alone(monkeypatch):
+    """The Samurai Foot (S4, spare in C1 with the Yari Ashigaru) face north into C2, which
+    North's Naginata Foot hold alone: in the last movement phase S4 can contest it (one move),
+    and the zones within reach count that as much as taking an empty zone."""
+    from kassen.ai import evaluate_games
+
+    placing = dict(LAST_TURN)
+    placing["N4"] = ("C2", "S")
+    placing["S4"] = ("C1", "N")
+    s = _last_turn(0, 1, placing)
+    assert evaluate_games.REACH_CONTESTS and evaluate_games.REACH_WEIGHT == 1.0
+    threat = zones_within_reach(s)
+    assert "C2" in {u.zone for u in s.on_table(1)} and s.uncontested(1) == 5
+    monkeypatch.setattr(evaluate_games, "REACH_CONTESTS", False)
+    assert zones_within_reach(s)[0] < threat[0] - 0.7  # C2 alone adds 0.75 (one turn away)
+    worse_for_north = evaluate_games.evaluate_hv(s, 1)
+    monkeypatch.setattr(evaluate_games, "REACH_CONTESTS", True)
+    assert evaluate_games.evaluate_hv(s, 1) < worse_for_north
+    after = s.apply("S4 move")  # contested: North's lone C2 no longer counts
+    assert after.uncontested(1) == 4
