@@ -264,7 +264,7 @@ def test_a_spare_unit_threatens_a_zone_the_other_side_holds_alone(monkeypatch):
     placing["N4"] = ("C2", "S")
     placing["S4"] = ("C1", "N")
     s = _last_turn(0, 1, placing)
-    assert evaluate_games.REACH_CONTESTS and evaluate_games.REACH_WEIGHT == 1.0
+    monkeypatch.setattr(evaluate_games, "REACH_CONTESTS", True)  # an option, off by default
     threat = zones_within_reach(s)
     assert "C2" in {u.zone for u in s.on_table(1)} and s.uncontested(1) == 5
     monkeypatch.setattr(evaluate_games, "REACH_CONTESTS", False)

@@ -105,14 +105,13 @@ def rout_chance(s: HVState, side: int, coming: dict[str, float]) -> float:
 
 
 #: how much a zone a spare unit can still take (or contest) counts, against a zone held now
-REACH_WEIGHT = 1.0
+REACH_WEIGHT = 0.7
 #: the discount per game turn a unit needs to reach an empty zone
 REACH_DISCOUNT = 0.75
-#: whether a spare unit may also aim at a zone the other side holds alone. On: replaying the
-#: non-wins of normal against greedy (seeds 0-99, two-turn endgame) showed normal with no spare
-#: unit nor reserve at turns 11-12 in every one, greedy with two to six that took or contested
-#: its zones at the end: the threat of a spare unit to a zone held alone must count
-REACH_CONTESTS = True
+#: whether a spare unit may also aim at a zone the other side holds alone. Off: on (with
+#: REACH_WEIGHT 1.0) normal won 58 of 90 against greedy where off won 69 of 100, and thought
+#: longer (benchmarks/README.md, branch hvai2)
+REACH_CONTESTS = False
 #: the movement steps: a side's movement phase of this turn is under way or over
 _MOVE_STEPS = frozenset({"move", "act2", "react", "recoiled"})
 
