@@ -183,3 +183,94 @@ def test_the_optional_horizon_stops_a_playout_when_the_movement_phase_is_over():
     assert rest is not after and (rest.is_terminal() or rest.to_move() == 0)
     player = HalvingPlayer(3, playouts=30, depth=30, until_mine=1, horizon=hv_own_movement)
     assert player.choose(s, 0) in s.legal_actions() and 0 < player.last_work <= 30
+
+
+def _turn_before_last(mover: int, init: int, placing: dict[str, tuple[str, str]] = LAST_TURN) -> HVState:
+    s = _last_turn(mover, init, placing)
+    s.turn -= 1
+    return s
+
+
+def test_the_endgame_search_covers_the_turn_before_last_with_its_dice_to_come():
+    from kassen.ai.evaluate_games import ENDGAME_TURNS, hv_endgame_applies
+
+    assert ENDGAME_TURNS == 2
+    endgame = ENDGAMES["honourable-victory"]
+    last, before = _last_turn(0, 1), _turn_before_last(0, 1)
+    assert endgame.applies(last) and not endgame.chancy(last)
+    assert endgame.applies(before) and endgame.chancy(before) and not hv_battle_ends_this_turn(before)
+    earlier = _turn_before_last(0, 1)
+    earlier.turn -= 1
+    assert not hv_endgame_applies(earlier)
+    # a play-out from the turn before last goes through the last turn to the result
+    end = endgame.play(before.apply("end"), Rng(3))
+    assert end.result() is not None and end.turn == int(before.opts["turn_limit"])
+
+
+def test_before_the_last_turn_the_zone_policy_readies_a_spare_unit_to_take_a_zone_next_turn():
+    """The Kai Archers (S6, spare in A1) face west, away from the empty B1: on foot they cannot
+    turn and move in one phase. In the last turn nothing gains a zone (South ends its phase);
+    the turn before, the policy turns a spare unit towards an empty zone."""
+    placing = dict(LAST_TURN)
+    placing["S6"] = ("A1", "W")
+    placing["S1"] = ("E1", "S")  # the mounted Red Riders hold E1 alone: no spare horse
+    last = _last_turn(0, 1, placing)
+    assert {hv_zone_policy(last, Rng(k)) for k in range(4)} == {"end"}
+    before = _turn_before_last(0, 1, placing)
+    for k in range(4):
+        a = hv_zone_policy(before, Rng(k))
+        assert a.split()[1] == "turn", a
+        assert sum(zones_within_reach(before.apply(a))) > sum(zones_within_reach(before)) - 1e-9
+
+
+def test_before_the_last_turn_the_shortlist_gives_the_endgame_a_few_candidates(monkeypatch):
+    s = _turn_before_last(0, 1)
+    player = level_player("normal", "honourable-victory", 4)
+    assert isinstance(player, HalvingPlayer) and player.shortlist == 8
+    judged: set[str] = set()
+    ending = player._ending
+
+    def spy(state, seat, action, seed):
+        judged.add(action)
+        return ending(state, seat, action, seed)
+
+    monkeypatch.setattr(player, "_ending", spy)
+    a = player.choose(s, 0)
+    assert a in s.legal_actions() and a in judged
+    assert 1 < len(judged) <= 8
+    assert player.last_work <= player.playouts + player.end_playouts
+    assert player.last_work > player.playouts  # both budgets were spent
+
+
+def test_the_endgame_search_of_the_turn_before_last_does_not_see_the_dice():
+    s = _turn_before_last(0, 1)
+    t = s.clone()
+    t.events = s.events
+    t.rng = Rng(777)
+    assert json.dumps(t.observation(0), sort_keys=True) == json.dumps(s.observation(0), sort_keys=True)
+    assert t.to_json() != s.to_json()
+    a = level_player("normal", "honourable-victory", 9).choose(s, 0)
+    b = level_player("normal", "honourable-victory", 9).choose(t, 0)
+    assert a == b
+
+
+def test_a_spare_unit_threatens_a_zone_the_other_side_holds_alone(monkeypatch):
+    """The Samurai Foot (S4, spare in C1 with the Yari Ashigaru) face north into C2, which
+    North's Naginata Foot hold alone: in the last movement phase S4 can contest it (one move),
+    and the zones within reach count that as much as taking an empty zone."""
+    from kassen.ai import evaluate_games
+
+    placing = dict(LAST_TURN)
+    placing["N4"] = ("C2", "S")
+    placing["S4"] = ("C1", "N")
+    s = _last_turn(0, 1, placing)
+    monkeypatch.setattr(evaluate_games, "REACH_CONTESTS", True)  # an option, off by default
+    threat = zones_within_reach(s)
+    assert "C2" in {u.zone for u in s.on_table(1)} and s.uncontested(1) == 5
+    monkeypatch.setattr(evaluate_games, "REACH_CONTESTS", False)
+    assert zones_within_reach(s)[0] < threat[0] - 0.7  # C2 alone adds 0.75 (one turn away)
+    worse_for_north = evaluate_games.evaluate_hv(s, 1)
+    monkeypatch.setattr(evaluate_games, "REACH_CONTESTS", True)
+    assert evaluate_games.evaluate_hv(s, 1) < worse_for_north
+    after = s.apply("S4 move")  # contested: North's lone C2 no longer counts
+    assert after.uncontested(1) == 4

@@ -23,7 +23,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from kassen.engine.protocol import State
+from kassen.ai.playout import playout_policy
+from kassen.engine.protocol import CHANCE, State, sample_chance
 from kassen.engine.rng import Rng
 from kassen.rulesets.honourable_victory.table import FORWARD, parse_zone
 
@@ -103,11 +104,13 @@ def rout_chance(s: HVState, side: int, coming: dict[str, float]) -> float:
     return 1.0 - keep
 
 
-#: how much an empty zone a spare unit can still reach counts, against a zone held now
+#: how much a zone a spare unit can still take (or contest) counts, against a zone held now
 REACH_WEIGHT = 0.7
 #: the discount per game turn a unit needs to reach an empty zone
 REACH_DISCOUNT = 0.75
-#: whether a spare unit may also aim at a zone the other side holds alone
+#: whether a spare unit may also aim at a zone the other side holds alone. Off: on (with
+#: REACH_WEIGHT 1.0) normal won 58 of 90 against greedy where off won 69 of 100, and thought
+#: longer (benchmarks/README.md, branch hvai2)
 REACH_CONTESTS = False
 #: the movement steps: a side's movement phase of this turn is under way or over
 _MOVE_STEPS = frozenset({"move", "act2", "react", "recoiled"})
@@ -124,17 +127,34 @@ def phases_left(s: HVState, side: int) -> int:
     return later + (1 if side == mover or mover == s.init else 0)
 
 
+def _zone_at(zone: str) -> tuple[int, int]:
+    """``parse_zone``, remembered (the evaluation asks for the same few names all game)."""
+    p = _ZONE_AT.get(zone)
+    if p is None:
+        q = parse_zone(zone)
+        assert q is not None, zone
+        p = _ZONE_AT[zone] = q
+    return p
+
+
+_ZONE_AT: dict[str, tuple[int, int]] = {}
+
+
 def actions_to(s: HVState, col: int, row: int, facing: int, defensive: bool, zone: str) -> int:
     """Unit actions to reach the on-table ``zone`` from ``(col, row)`` facing ``facing``:
     the moves (one zone straight ahead each) and the turns between them (a defensive
     formation first changes formation, which sets any facing). Terrain is not counted."""
-    p = parse_zone(zone)
-    assert p is not None
-    dc, dr = p[0] - col, p[1] - row
-    need = {d for d, on in ((0, dr > 0), (1, dc > 0), (2, dr < 0), (3, dc < 0)) if on}
+    p = _zone_at(zone)
+    return _actions_to(col, row, facing, defensive, p[0], p[1])
+
+
+def _actions_to(col: int, row: int, facing: int, defensive: bool, tc: int, tr: int) -> int:
+    dc, dr = tc - col, tr - row
+    need = (dr > 0) + (dc > 0) + (dr < 0) + (dc < 0)  # the directions to move in (N, E, S, W)
     if not need:
         return 0
-    turns = len(need) - (1 if defensive or facing in need else 0) + (1 if defensive else 0)
+    faces = (dr > 0) if facing == 0 else (dc > 0) if facing == 1 else (dr < 0) if facing == 2 else (dc < 0)
+    turns = need - (1 if defensive or faces else 0) + (1 if defensive else 0)
     return abs(dc) + abs(dr) + turns
 
 
@@ -173,13 +193,13 @@ def zones_within_reach(s: HVState) -> list[float]:
         zone, facing, defensive = u.zone, u.facing, u.form == "defensive"
         if u.status == "reserve":
             zone, facing, defensive, extra = table.in_front_of_reserve(u.zone), FORWARD[u.side], False, 1
-        p = parse_zone(zone)
-        assert p is not None
+        p = _zone_at(zone)
         per = 2 if s.is_mounted(u) else 1
         # a unit already chosen in its side's movement phase under way acts again only next turn
         phases = left[u.side] - (1 if busy and u.side == s.mover and u.uid in s.chosen and u.uid != current else 0)
         for z in targets[u.side]:
-            n = extra + actions_to(s, p[0], p[1], facing, defensive, z)
+            q = _zone_at(z)
+            n = extra + _actions_to(p[0], p[1], facing, defensive, q[0], q[1])
             if -(-n // per) <= phases:
                 pairs.append((n / per, n, u.side, u.uid, z))
     if not pairs:
@@ -260,6 +280,33 @@ def hv_battle_ends_this_turn(s: HVState) -> bool:
     return s.turn >= int(s.opts["turn_limit"]) or any(s.tally[k] >= s.values(k)[1] for k in (0, 1))
 
 
+#: the game turns, counted back from the turn limit, whose movement phases the endgame search
+#: plays out to the result (1: only the last turn's; 2: also the turn before, its playouts going
+#: through the last turn's combat, its dice sampled, and its movement phases)
+ENDGAME_TURNS = 2
+
+
+def hv_endgame_applies(s: HVState) -> bool:
+    """Whether a movement decision is searched to the result: the battle ends at this turn's
+    Determine Victory Phase (:func:`hv_battle_ends_this_turn`), or this is one of the last
+    :data:`ENDGAME_TURNS` game turns."""
+    if s.result() is not None or s.pend.get("step") not in _MOVE_STEPS:
+        return False
+    return hv_battle_ends_this_turn(s) or s.turn > int(s.opts["turn_limit"]) - ENDGAME_TURNS
+
+
+def hv_policy_value(s: HVState, side: int) -> float:
+    """What the endgame's zone policy maximizes: the zone margin (:func:`hv_zone_margin`), and
+    before the last turn's movement phases also the empty zones within reach
+    (:func:`zones_within_reach`, weighted by :data:`REACH_WEIGHT`): a unit that turns to face an
+    empty zone it can take next turn is worth more than one that does not."""
+    margin = hv_zone_margin(s, side)
+    if s.result() is not None or hv_battle_ends_this_turn(s):
+        return margin
+    reach = zones_within_reach(s)
+    return margin + REACH_WEIGHT * (reach[side] - reach[1 - side])
+
+
 def hv_zone_margin(s: HVState, side: int) -> float:
     """``side``'s uncontested zones less the other side's, and the general retreat (off the
     table outnumbering on it) as a loss: what the Determine Victory Phase will see."""
@@ -289,6 +336,8 @@ def hv_own_movement(state: State, seat: int) -> bool:
 #: the verbs that change who holds a zone in a movement phase (and a mounted unit's turn,
 #: which its second action may follow with a move)
 _ZONE_VERBS = frozenset({"move", "enter"})
+#: the verbs that ready a unit for the next turn's moves (its facing, its formation)
+_SETUP_VERBS = frozenset({"turn", "form"})
 
 
 def hv_zone_policy(state: State, rng: Rng) -> str:
@@ -300,13 +349,14 @@ def hv_zone_policy(state: State, rng: Rng) -> str:
     seat = s.pend["seat"]
     step = s.pend.get("step")
     if step in ("move", "act2"):
-        cands = [a for a in legal if _zone_action(s, a)]
+        setup = _spare_units(s) if not hv_battle_ends_this_turn(s) else set()
+        cands = [a for a in legal if _zone_action(s, a, setup)]
         passive = "end" if step == "move" else next(a for a in legal if a.endswith(" stop"))
     else:
         cands = legal
         passive = "none" if "none" in legal else ""
     best: list[str] = [passive] if passive else []
-    best_value = hv_zone_margin(s, seat) if passive else -math.inf
+    best_value = hv_policy_value(s, seat) if passive else -math.inf
     for a in cands:
         if a == passive:
             continue
@@ -320,11 +370,25 @@ def hv_zone_policy(state: State, rng: Rng) -> str:
     return best[0] if best[0] == passive else rng.choice(best)
 
 
-def _zone_action(s: HVState, action: str) -> bool:
+def _spare_units(s: HVState) -> set[str]:
+    """The unengaged units on the table that share their zone with a friend: the units whose
+    facing and formation count in :func:`zones_within_reach`."""
+    count: dict[tuple[int, str], int] = {}
+    for u in s.units.values():
+        if u.status == "table":
+            count[u.side, u.zone] = count.get((u.side, u.zone), 0) + 1
+    return {u.uid for u in s.units.values()
+            if u.status == "table" and count[u.side, u.zone] > 1 and not s.engaged(u.uid)}
+
+
+def _zone_action(s: HVState, action: str, setup: set[str]) -> bool:
+    """Whether the zone policy looks at ``action``: a move or an entry, a mounted unit's turn
+    (a move may follow), and a turn or change of formation of a unit in ``setup`` (before the
+    last turn: the spare units, readied for next turn's moves)."""
     words = action.split()
     if len(words) < 2 or words[0] not in s.units:
         return False
-    if words[1] in _ZONE_VERBS:
+    if words[1] in _ZONE_VERBS or (words[1] in _SETUP_VERBS and words[0] in setup):
         return True
     u = s.units[words[0]]
     return words[1] == "turn" and s.pend.get("step") == "move" and s.is_mounted(u) \
@@ -332,31 +396,50 @@ def _zone_action(s: HVState, action: str) -> bool:
 
 
 def _zone_value(s: HVState, seat: int, depth: int) -> float:
-    """The zone margin after an action, or after the best second action of the same unit."""
-    value = hv_zone_margin(s, seat)
+    """The policy's value after an action (:func:`hv_policy_value`), or after the best second
+    action of the same unit."""
+    value = hv_policy_value(s, seat)
     if depth > 0 and s.pend.get("step") == "act2" and s.pend.get("seat") == seat:
+        setup = _spare_units(s) if not hv_battle_ends_this_turn(s) else set()
         for a in s.legal_actions():
-            if _zone_action(s, a):
+            if _zone_action(s, a, setup):
                 value = max(value, _zone_value(s.apply(a), seat, depth - 1))
     return value
 
 
-class HVEndgame:
-    """The last movement phases of An Honourable Victory!, played out to the result: both
-    sides follow :func:`hv_zone_policy` until the Determine Victory Phase ends the battle."""
+def _in_movement(state: State) -> bool:
+    s: HVState = state  # type: ignore[assignment]
+    return s.pend.get("step") in _MOVE_STEPS
 
-    #: a bound on the actions of one play-out (two movement phases and their reactions)
-    depth = 120
+
+class HVEndgame:
+    """The movement phases of the last :data:`ENDGAME_TURNS` game turns of An Honourable
+    Victory!, played out to the result: both sides follow :func:`hv_zone_policy` in movement
+    phases and the playout policy elsewhere (fire, hand-to-hand, the Daimyo), the dice
+    sampled, until the Determine Victory Phase ends the battle."""
+
+    #: a bound on the actions of one play-out (two game turns' phases and their reactions)
+    depth = 400
 
     def applies(self, state: State) -> bool:
-        return hv_battle_ends_this_turn(state)  # type: ignore[arg-type]
+        return hv_endgame_applies(state)  # type: ignore[arg-type]
+
+    def chancy(self, state: State) -> bool:
+        """Whether combat (dice, and the next turn's initiative) comes before the result: a
+        turn before the last."""
+        return not hv_battle_ends_this_turn(state)  # type: ignore[arg-type]
 
     def play(self, state: State, rng: Rng) -> State:
         for _ in range(self.depth):
             mover = state.to_move()
             if mover is None:
                 break
-            state = state.apply(hv_zone_policy(state, rng))
+            if mover == CHANCE:
+                state = state.apply(sample_chance(state.chance_outcomes(), rng))
+            elif _in_movement(state):
+                state = state.apply(hv_zone_policy(state, rng))
+            else:
+                state = state.apply(playout_policy(state, state.legal_actions(), rng))
         return state
 
     def value(self, state: State, seat: int) -> float:

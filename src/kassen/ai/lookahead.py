@@ -12,13 +12,15 @@ better half of the candidates, until one is left.
 **Endgame.** Where the game's :class:`Endgame` applies (An Honourable Victory!: the
 movement phases before the Determine Victory Phase that ends the battle), a playout is
 the action and then the game played out to its *result* by the endgame's policy for
-both sides, ``end_playouts`` per decision instead of ``playouts``.
+both sides, ``end_playouts`` per decision instead of ``playouts``. Where dice still come
+before the result (``endgame.chancy``), the ordinary playouts (``playouts``) first cut the
+candidates to ``shortlist``, so that each finalist gets several endgame play-outs.
 
 **Horizon** (optional, unused by default). A decision for which ``horizon(state, seat)``
 holds is judged where the horizon ends (the playout stops there, or when the seat decides
 again).
 
-**Budget.** ``playouts`` (``end_playouts``) per decision, counted (``last_work``,
+**Budget.** ``playouts`` (``end_playouts``; both with a shortlist) per decision, counted (``last_work``,
 ``total_work``), never timed: the same seed makes the same choices on any machine, under
 any load.
 
@@ -53,6 +55,8 @@ class Endgame(Protocol):
 
     def applies(self, state: State) -> bool: ...
 
+    def chancy(self, state: State) -> bool: ...
+
     def play(self, state: State, rng: Rng) -> State: ...
 
     def value(self, state: State, seat: int) -> float: ...
@@ -85,8 +89,10 @@ class HalvingPlayer(Player):
 
     def __init__(self, seed: int = 0, *, evaluation: Evaluation = heuristic_evaluation, playouts: int = 200,
                  depth: int = 12, until_mine: int = 0, name: str | None = None,
-                 endgame: Endgame | None = None, end_playouts: int = 0, horizon: Horizon | None = None) -> None:
+                 endgame: Endgame | None = None, end_playouts: int = 0, horizon: Horizon | None = None,
+                 shortlist: int = 0) -> None:
         self.rng = Rng(seed)
+        self.shortlist = shortlist
         self.horizon = horizon
         self.until_mine = bool(until_mine)
         self.endgame = endgame
@@ -107,16 +113,28 @@ class HalvingPlayer(Player):
         if len(legal) == 1:
             return legal[0]
         ending = self.endgame is not None and self.end_playouts > 0 and self.endgame.applies(state)
-        budget = self.end_playouts if ending else self.playouts
         self._within = self.horizon is not None and self.horizon(state, seat)
         # random tie-breaks; with fewer playouts than actions, a random few of them
-        cands = self.rng.shuffled(legal)[: max(1, budget)]
+        cands = self.rng.shuffled(legal)
+        if ending and self.shortlist and len(cands) > self.shortlist:
+            assert self.endgame is not None
+            if self.endgame.chancy(state):  # dice before the result: a few candidates, more samples each
+                cands = self._halve(state, seat, cands[: max(1, self.playouts)], self.playouts, False,
+                                    self.shortlist)
+        cands = self._halve(state, seat, cands[: max(1, self.end_playouts if ending else self.playouts)],
+                            self.end_playouts if ending else self.playouts, ending, 1)
+        self.total_work += self.last_work
+        return cands[0]
+
+    def _halve(self, state: State, seat: int, cands: list[str], budget: int, ending: bool, keep: int) -> list[str]:
+        """Sequential halving of ``cands`` with ``budget`` playouts (endgame play-outs with
+        ``ending``) until at most ``keep`` are left; the best first."""
         total: dict[str, float] = dict.fromkeys(cands, 0.0)
         count: dict[str, int] = dict.fromkeys(cands, 0)
-        rounds = max(1, math.ceil(math.log2(len(cands))))
+        rounds = max(1, math.ceil(math.log2(max(1, len(cands) / keep))))
         left = budget
         for r in range(rounds):
-            if len(cands) == 1:
+            if len(cands) <= keep:
                 break
             share = left // (rounds - r)
             per = max(1, share // len(cands))
@@ -129,9 +147,8 @@ class HalvingPlayer(Player):
                     count[a] += 1
             left -= per * len(cands)
             cands.sort(key=lambda act: -total[act] / count[act])  # stable: ties keep the shuffled order
-            cands = cands[: max(1, (len(cands) + 1) // 2)]
-        self.total_work += self.last_work
-        return cands[0]
+            cands = cands[: max(keep, (len(cands) + 1) // 2)]
+        return cands[:keep] if any(count.values()) else cands
 
     def _playout(self, state: State, seat: int, action: str, seed: int) -> float:
         self.last_work += 1

@@ -115,7 +115,8 @@ PLANNER_LEVELS: dict[str, dict[str, object]] = {
 
 #: the settings of :class:`kassen.ai.lookahead.HalvingPlayer` per game and level: playouts per
 #: decision (the budget, counted), their depth in actions (60: to the end of a clan game) and
-#: whether they stop when the seat must decide again
+#: whether they stop when the seat must decide again; An Honourable Victory!'s endgame play-outs
+#: per decision, and the candidates the ordinary playouts shortlist for them before the last turn
 GAME_LEVELS: dict[str, dict[str, dict[str, int]]] = {
     "clans": {
         "easy": {"playouts": 30, "depth": 60},
@@ -123,9 +124,9 @@ GAME_LEVELS: dict[str, dict[str, dict[str, int]]] = {
         "hard": {"playouts": 1200, "depth": 60},
     },
     "honourable-victory": {  # the playout plays the replies and dice until the seat decides again
-        "easy": {"playouts": 16, "depth": 30, "until_mine": 1, "end_playouts": 8},
-        "normal": {"playouts": 120, "depth": 30, "until_mine": 1, "end_playouts": 48},
-        "hard": {"playouts": 600, "depth": 30, "until_mine": 1, "end_playouts": 160},
+        "easy": {"playouts": 16, "depth": 30, "until_mine": 1, "end_playouts": 8, "shortlist": 4},
+        "normal": {"playouts": 120, "depth": 30, "until_mine": 1, "end_playouts": 48, "shortlist": 8},
+        "hard": {"playouts": 600, "depth": 30, "until_mine": 1, "end_playouts": 160, "shortlist": 16},
     },
 }
 
