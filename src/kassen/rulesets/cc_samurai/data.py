@@ -52,14 +52,6 @@ class UnitTypeModel(BaseModel):
     close_honor_vs_lower: bool = True
     notes: str = ""
 
-    @property
-    def cavalry(self) -> bool:
-        return self.cls == "cavalry"
-
-    @property
-    def max_range(self) -> int:
-        return max(self.ranged) if self.ranged else 0
-
 
 class TerrainTypeModel(BaseModel):
     """terrain.toml's entry, validated; the rules read it as a :class:`facts.TerrainType`."""
@@ -85,23 +77,6 @@ class TerrainTypeModel(BaseModel):
     into_close_cav: int | None = None
     into_ranged: int | None = None
     into_ranged_cav: int | None = None
-
-    def cap_on(self, kind: str, cavalry: bool) -> int | None:
-        """Dice maximum for a unit on this hex battling (``kind`` close|ranged)."""
-        if kind == "close":
-            return self.on_close_cav if cavalry else self.on_close_inf
-        return self.on_ranged_cav if cavalry else self.on_ranged_inf
-
-    def cap_into(self, kind: str, cavalry: bool) -> int | None:
-        """Dice maximum for a unit attacking an enemy on this hex."""
-        if kind == "close":
-            return self.into_close_cav if cavalry else self.into_close_inf
-        if cavalry and self.into_ranged_cav is not None:
-            return self.into_ranged_cav
-        return self.into_ranged
-
-    def forbids_battle_on_entry(self, cavalry: bool) -> bool:
-        return self.no_battle_on_entry == "all" or (self.no_battle_on_entry == "cavalry" and cavalry)
 
 
 class OrderSlot(BaseModel):
