@@ -16,9 +16,16 @@ from typing import Any
 import numpy as np
 
 from kassen.envs.fast_clans import r32
-from kassen.envs.tensors import HV_CLASSES, HV_COLS, HV_FORMS, HV_MAX_STANDS, HV_ROWS, HVEncoder
+from kassen.envs.tensors import (
+    HV_CLASSES,
+    HV_COLS,
+    HV_FORMS,
+    HV_MAX_STANDS,
+    HV_ROWS,
+    HVEncoder,
+    hv_cell,
+)
 from kassen.rulesets.honourable_victory.state import HVState
-from kassen.rulesets.honourable_victory.table import parse_zone
 
 _FACING = ("forward", "right", "back", "left")
 #: the slot fields written by position (``HVObserver.slot``)
@@ -76,15 +83,8 @@ class HVObserver:
         return got
 
     def _cell(self, z: str, flip: bool, width: int) -> int | None:
-        p = parse_zone(z)
-        if p is None:
-            return None
-        c, r = p
-        if flip:
-            r, c = HV_ROWS - 1 - r, width - 1 - c
-        if not (0 <= r < HV_ROWS and 0 <= c < HV_COLS):
-            return None
-        return r * HV_COLS + c
+        p = hv_cell(z, flip, width)
+        return None if p is None else p[0] * HV_COLS + p[1]
 
     def _share(self, limit: int, n: int) -> float:
         """``n / (HV_MAX_STANDS * limit)`` rounded to float32."""

@@ -428,6 +428,25 @@ HV_ROWS, HV_COLS = 5, 9
 HV_MAX_STANDS = 9
 
 
+def hv_cell(zone: str, flip: bool, width: int) -> tuple[int, int] | None:
+    """A zone's (row, column) on the HV planes as ``flip``'s seat sees the table, or None off them.
+
+    >>> hv_cell("A1", False, 5), hv_cell("A1", True, 5)
+    ((1, 0), (3, 4))
+    """
+    from kassen.rulesets.honourable_victory.table import parse_zone
+
+    p = parse_zone(zone)
+    if p is None:
+        return None
+    c, r = p
+    if flip:
+        r, c = HV_ROWS - 1 - r, width - 1 - c
+    if not (0 <= r < HV_ROWS and 0 <= c < HV_COLS):
+        return None
+    return r, c
+
+
 class HVEncoder(Encoder):
     """An Honourable Victory!: planes over the zones (5 rows: reserves, three table rows,
     reserves; 9 columns, the widest table), turned for North; a table of unit slots."""
@@ -466,7 +485,6 @@ class HVEncoder(Encoder):
         super().__init__(ch, (HV_ROWS, HV_COLS), sc)
 
     def fill(self, obs: JSON, planes: np.ndarray, vec: np.ndarray) -> None:
-        from kassen.rulesets.honourable_victory.table import parse_zone
 
         ch = self.ch
         # the HV observation does not name its viewer: observe() adds it as "_seat"
@@ -476,15 +494,7 @@ class HVEncoder(Encoder):
         prefix = "SN"
 
         def rc(z: str) -> tuple[int, int] | None:
-            p = parse_zone(z)
-            if p is None:
-                return None
-            c, r = p
-            if flip:
-                r, c = HV_ROWS - 1 - r, width - 1 - c
-            if not (0 <= r < HV_ROWS and 0 <= c < HV_COLS):
-                return None
-            return r, c
+            return hv_cell(z, flip, width)
 
         def side_of(uid: str) -> str:
             return "own" if uid[:1] == prefix[me] else "enemy"
