@@ -40,7 +40,7 @@ from kassen.ai.players import Player, known_players, make_player
 from kassen.cli.render import board_changes, parse_hex, render_board
 from kassen.engine.errors import FormatError, KassenError
 from kassen.engine.events import Event, events_for_seat, rolled_dice
-from kassen.engine.protocol import CHANCE, Game, State
+from kassen.engine.protocol import CHANCE, Game, State, sample_chance
 from kassen.engine.record import GameRecord, replay
 from kassen.engine.rng import Rng
 from kassen.rulesets.registry import load_game
@@ -311,13 +311,7 @@ class _Session:
         outcomes = state.chance_outcomes()
         if not outcomes:
             raise KassenError("a chance node without outcomes")
-        r = self.chance.next64() / 2**64
-        acc = 0.0
-        for action, p in outcomes:
-            acc += p
-            if r < acc:
-                return action
-        return outcomes[-1][0]
+        return sample_chance(outcomes, self.chance)
 
     # -------------------------------------------------------- narration
     def public_turn(self) -> Any:
