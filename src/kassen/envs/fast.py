@@ -62,6 +62,32 @@ def _view(a: np.ndarray) -> Any:
     return memoryview(a)  # type: ignore[arg-type]
 
 
+def _diff(keys: list[Hex], vals: list[Any], old_keys: list[Hex], old_vals: list[Any], out: list[Hex]) -> None:
+    """Append to ``out`` the keys whose value differs between two states of a map (its keys and
+    values in order, the old ones as last seen). A copy-on-write map keeps its order where nothing
+    changed and appends what is added, so the two are walked side by side: an old key not at its
+    place is counted removed, a key past the old ones added; any other order only counts more keys
+    changed (all of them at worst), never fewer."""
+    j, n_old = 0, len(old_keys)
+    for i in range(len(keys)):
+        h = keys[i]
+        while j < n_old:
+            oh = old_keys[j]
+            if oh is h or oh == h:
+                break
+            out.append(oh)  # removed here (maybe put back later, counted then too)
+            j += 1
+        if j < n_old:
+            if vals[i] is not old_vals[j]:
+                out.append(h)
+            j += 1
+        else:
+            out.append(h)
+    while j < n_old:
+        out.append(old_keys[j])
+        j += 1
+
+
 class _Part:
     """The indices a part wrote last time, the key of its inputs and a memo key -> (indices, values)."""
 
@@ -96,12 +122,18 @@ class _Seat:
         self.pending = _Part()
         self.units: dict[Hex, Unit] = {}
         self.leaders: dict[Hex, Leader] = {}
+        #: the maps' keys and values, in order, as last written
+        self.unit_keys: list[Hex] = []
+        self.unit_vals: list[Unit] = []
+        self.leader_keys: list[Hex] = []
+        self.leader_vals: list[Leader] = []
         #: hex -> the piece cells written for it
         self.written: dict[Hex, list[int]] = {}
         self.held: list[int | None] | None = None
         self.orders: list[str] | None = None
-        #: the orders' cells written
+        #: the orders' cells written, and the hexes of the ordered pieces
         self.ordered: list[int] = []
+        self.ordered_hexes: set[Hex] = set()
         self.top: JSON | None = None
         self.hands: list[list[str]] | None = None
         self.dragons: list[list[str]] | None = None
@@ -116,11 +148,14 @@ class _Seat:
         self.counters_set = False
         self.c_res: Result | None = None
         self.c_ints: list[int] = []
+        self.c_vals: list[float] = []  # the counters written
 
     def clear(self) -> None:
         """Forget every input but the static ones: the next observation rewrites every part."""
         self.objectives, self.pending = _Part(), _Part()
         self.units, self.leaders, self.written = {}, {}, {}
+        self.unit_keys, self.unit_vals, self.leader_keys, self.leader_vals = [], [], [], []
+        self.ordered_hexes = set()
         self.held = self.orders = None
         self.ordered = []
         self.top = None
@@ -128,7 +163,7 @@ class _Seat:
         self.card_seen, self.card = False, None
         self.dip = self.disc = self.drd = None
         self.lists = [None] * 6
-        self.counters_set, self.c_res, self.c_ints = False, None, []
+        self.counters_set, self.c_res, self.c_ints, self.c_vals = False, None, [], []
 
 
 class CCObserver:
@@ -168,6 +203,9 @@ class CCObserver:
         self.unit_ch: list[dict[tuple[int, str], int | None]] = []
         self.leader_ch: list[dict[tuple[int, str], int]] = []
         self.lone_ch: list[tuple[int, int]] = []
+        #: the same per viewer and side: unit type -> offset, leader kind -> offset
+        self.unit_ch2: list[list[dict[str, int]]] = []
+        self.leader_ch2: list[list[dict[str, int]]] = []
         for seat in (0, 1):
             rel = ("own", "enemy") if seat == 0 else ("enemy", "own")
             self.unit_ch.append({(side, u): (None if (k := enc.ch.get(f"unit:{rel[side]}:{u}")) is None
@@ -175,6 +213,10 @@ class CCObserver:
             self.leader_ch.append({(side, k): self.ch(f"leader:{rel[side]}:{k}") for side in (0, 1)
                                    for k in ("foot", "mounted", "commander")})
             self.lone_ch.append((self.ch(f"lone-leader:{rel[0]}"), self.ch(f"lone-leader:{rel[1]}")))
+            self.unit_ch2.append([{u: k for (sd, u), k in self.unit_ch[seat].items() if sd == side and k is not None}
+                                  for side in (0, 1)])
+            self.leader_ch2.append([{kd: k for (sd, kd), k in self.leader_ch[seat].items() if sd == side}
+                                    for side in (0, 1)])
         self.max_blocks: int = enc.max_blocks
 
     # ------------------------------------------------------------ helpers
@@ -218,9 +260,9 @@ class CCObserver:
         flip = seat != bottom
         mv = ss.mv
         units, leaders = st.units, st.leaders
-        moved = units is not ss.units or leaders is not ss.leaders
-        if moved:
-            self._pieces(ss, st, seat, flip)
+        changed: list[Hex] = []
+        if units is not ss.units or leaders is not ss.leaders:
+            changed = self._pieces(ss, st, seat, flip)
         held = st.obj_held
         old_held = ss.held
         if held is not old_held:
@@ -230,18 +272,26 @@ class CCObserver:
         ti = st.ti
         orders: list[str] = ti["orders"]
         old_orders = ss.orders
-        if orders is not old_orders or (moved and orders):
+        if orders is not old_orders or (changed and orders):
             if old_orders is None or orders != old_orders:
                 n = 0 if old_orders is None else len(old_orders)
-                if n and not moved and len(orders) > n and orders[:n] == old_orders:
-                    new = self._orders(st, orders[n:], flip)  # more pieces ordered, none moved
+                if n and not changed and len(orders) > n and orders[:n] == old_orders:
+                    new = self._orders(st, orders[n:], flip, ss.ordered_hexes)  # more pieces ordered
                     ss.ordered = ss.ordered + new
                     for i in new:
                         mv[i] = 1.0
                 else:
-                    self._rewrite_orders(ss, self._orders(st, orders, flip))
-            elif moved:  # the same orders, pieces moved: the ordered pieces' cells may have
-                self._rewrite_orders(ss, self._orders(st, orders, flip))
+                    hexes: set[Hex] = set()
+                    self._rewrite_orders(ss, self._orders(st, orders, flip, hexes))
+                    ss.ordered_hexes = hexes
+            else:  # the same orders, pieces changed: again if one was on an ordered piece's hex
+                ordered_hexes = ss.ordered_hexes
+                for h in changed:
+                    if h in ordered_hexes:
+                        hexes = set()
+                        self._rewrite_orders(ss, self._orders(st, orders, flip, hexes))
+                        ss.ordered_hexes = hexes
+                        break
             ss.orders = orders
         res = st.result()
         stack = st.stack
@@ -280,9 +330,15 @@ class CCObserver:
                 len(hands[seat]), len(hands[en]), len(dragons[seat]), len(dragons[en]),
                 len(st.cmd_deck), len(st.dr_deck), len(disc)]
         if not ss.counters_set or res is not ss.c_res or ints != ss.c_ints:
-            ss.counters_set, ss.c_res, ss.c_ints = True, res, ints
-            v0 = self.vec0
-            mv[v0:v0 + self.n_counters] = array("f", self._counters(st, seat, res))
+            vals = self._counters(st, seat, res)
+            v0, old_vals = self.vec0, ss.c_vals
+            if not old_vals:
+                mv[v0:v0 + self.n_counters] = array("f", vals)
+            else:
+                for i in range(len(vals)):
+                    if vals[i] != old_vals[i]:
+                        mv[v0 + i] = vals[i]
+            ss.counters_set, ss.c_res, ss.c_ints, ss.c_vals = True, res, ints, vals
         return ss.cur.copy()
 
     def _rewrite_orders(self, ss: _Seat, new: list[int]) -> None:
@@ -335,7 +391,7 @@ class CCObserver:
                 mv[i] = 0.0
         for i, n in counts.items():
             mv[i] = tab[i][n]
-        ss.lists[slot] = _List(list(cards), list(counts))
+        ss.lists[slot] = _List(cards, list(counts))  # a state's list is never changed: kept as it is
 
     def _sparse(self, counts: Sparse) -> tuple[list[int], list[float]]:
         """The indices and float32 sums of ``counts`` (index -> times its increment is added)."""
@@ -391,32 +447,27 @@ class CCObserver:
         ss.cur, ss.mv = cur, _view(cur)
         ss.clear()
 
-    def _pieces(self, ss: _Seat, st: CCState, seat: int, flip: bool) -> None:
-        """Rewrite the hexes whose unit or Leader changed since this seat last looked."""
-        units, leaders, old_u, old_l = st.units, st.leaders, ss.units, ss.leaders
+    def _pieces(self, ss: _Seat, st: CCState, seat: int, flip: bool) -> list[Hex]:
+        """Rewrite the hexes whose unit or Leader changed since this seat last looked; those hexes."""
+        units, leaders = st.units, st.leaders
         changed: list[Hex] = []
-        if units is not old_u:
-            for h, un in units.items():
-                if old_u.get(h) is not un:
-                    changed.append(h)
-            for h in old_u:
-                if h not in units:
-                    changed.append(h)
-        if leaders is not old_l:
-            for h, lo in leaders.items():
-                if old_l.get(h) is not lo:
-                    changed.append(h)
-            for h in old_l:
-                if h not in leaders:
-                    changed.append(h)
+        if units is not ss.units:
+            keys, vals = list(units), list(units.values())
+            _diff(keys, vals, ss.unit_keys, ss.unit_vals, changed)
+            ss.unit_keys, ss.unit_vals = keys, vals
+        if leaders is not ss.leaders:
+            lkeys, lvals = list(leaders), list(leaders.values())
+            _diff(lkeys, lvals, ss.leader_keys, ss.leader_vals, changed)
+            ss.leader_keys, ss.leader_vals = lkeys, lvals
         mv, written = ss.mv, ss.written
-        uch, lch, lone = self.unit_ch[seat], self.leader_ch[seat], self.lone_ch[seat]
+        uch, lch, lone = self.unit_ch2[seat], self.leader_ch2[seat], self.lone_ch[seat]
         mb = self.max_blocks
         for h in changed:
-            was = written.pop(h, None)
+            was = written.get(h)
             if was is not None:
                 for i in was:
                     mv[i] = 0.0
+                del written[h]
             u = units.get(h)
             ld = leaders.get(h)
             if u is None and ld is None:
@@ -424,20 +475,22 @@ class CCObserver:
             c = self.cell(st, h, flip)
             w: list[int] = []
             if u is not None:
-                k = uch.get((u.side, u.type))
+                k = uch[u.side].get(u.type)
                 if k is not None:
                     mv[k + c] = min(1.0, u.blocks / mb)
                     w.append(k + c)
                 if ld is not None:
-                    mv[lch[(u.side, ld.kind)] + c] = 1.0
-                    w.append(lch[(u.side, ld.kind)] + c)
+                    k = lch[u.side][ld.kind] + c
+                    mv[k] = 1.0
+                    w.append(k)
             elif ld is not None:
-                a, b = lch[(ld.side, ld.kind)] + c, lone[ld.side] + c
-                mv[a] = mv[b] = 1.0
-                w.append(a)
-                w.append(b)
+                k, k2 = lch[ld.side][ld.kind] + c, lone[ld.side] + c
+                mv[k] = mv[k2] = 1.0
+                w.append(k)
+                w.append(k2)
             written[h] = w
         ss.units, ss.leaders = units, leaders
+        return changed
 
     def _objectives(self, st: CCState, seat: int, flip: bool) -> Sparse:
         out: Sparse = {}
@@ -451,13 +504,14 @@ class CCObserver:
                 out[base + self.cell(st, h, flip)] = 1
         return out
 
-    def _orders(self, st: CCState, orders: list[str], flip: bool) -> list[int]:
-        """The cells of the ordered pieces ``orders`` (piece keys)."""
+    def _orders(self, st: CCState, orders: list[str], flip: bool, hexes: set[Hex]) -> list[int]:
+        """The cells of the ordered pieces ``orders`` (piece keys); their hexes added to ``hexes``."""
         out: list[int] = []
         units, ordered, ordered_leader = st.units, self.ordered_ch, self.ordered_leader_ch
         for k in orders:
             h = st.key_hex(k)
             if h is not None:
+                hexes.add(h)
                 out.append((ordered_leader if k[0] == "l" and h in units else ordered) + self.cell(st, h, flip))
         return out
 
