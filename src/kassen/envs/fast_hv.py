@@ -70,6 +70,12 @@ class HVObserver:
             self.ch[f"hits:{side}"], self.ch[f"engaged:{side}"],
             {fd: self.ch[f"facing:{side}:{fd}"] for fd in _FACING},
             {f: self.ch[f"formation:{side}:{f}"] for f in HV_FORMS}) for side in ("own", "enemy")}
+        #: per side ("own", "enemy"): the scalars tally, start-units, third-value, breakpoint, uncontested
+        self.side_sc: list[tuple[int, int, int, int, int]] = [
+            (self.sc[f"tally:{side}"], self.sc[f"start-units:{side}"], self.sc[f"third-value:{side}"],
+             self.sc[f"breakpoint:{side}"], self.sc[f"uncontested:{side}"]) for side in ("own", "enemy")]
+        #: the last table seen and its zones, as a set
+        self.zones_of: tuple[Any, frozenset[str]] = (None, frozenset())
         #: (limit, stands or hits) -> the float32 share of a unit's plane
         self.shares: dict[tuple[int, int], float] = {}
 
@@ -92,6 +98,13 @@ class HVObserver:
         if got is None:
             got = self.shares[(limit, n)] = r32(n / (HV_MAX_STANDS * limit))
         return got
+
+    def _zone_set(self, table: Any) -> frozenset[str]:
+        """The zones of ``table`` (kept for the last table seen)."""
+        got = self.zones_of
+        if got[0] is not table:
+            got = self.zones_of = (table, frozenset(table.zones()))
+        return got[1]
 
     def _table(self, st: HVState, me: int) -> np.ndarray:
         got = self.static.get(me)
@@ -238,16 +251,15 @@ class HVObserver:
         for u in st.units.values():
             if u.status == "table":
                 held[u.side].add(u.zone)
-        zones = table.zones()
+        zones = self._zone_set(table)
         for s_ in (0, 1):
-            side = "own" if s_ == me else "enemy"
+            tally_i, start_i, third_i, break_i, unc_i = self.side_sc[0 if s_ == me else 1]
             third, breakpoint = st.values(s_)
-            mv[sc[f"tally:{side}"]] = st.tally[s_] / 20
-            mv[sc[f"start-units:{side}"]] = st.start_units[s_] / 20
-            mv[sc[f"third-value:{side}"]] = third / 20
-            mv[sc[f"breakpoint:{side}"]] = breakpoint / 20
-            ours, theirs = held[s_], held[1 - s_]
-            mv[sc[f"uncontested:{side}"]] = sum(1 for z in zones if z in ours and z not in theirs) / 20
+            mv[tally_i] = st.tally[s_] / 20
+            mv[start_i] = st.start_units[s_] / 20
+            mv[third_i] = third / 20
+            mv[break_i] = breakpoint / 20
+            mv[unc_i] = len((held[s_] - held[1 - s_]) & zones) / 20
         decision = p.get("t")
         if decision:
             got = sc.get(f"decision:{decision}")
