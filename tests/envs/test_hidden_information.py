@@ -62,12 +62,29 @@ def _clans_pair(game, state, viewer):
     return None
 
 
+def _json_observe(gid):
+    """The JSON path: ``encoder(game).encode(state.observation(seat))``."""
+    return observe
+
+
+def _fast_observe(gid):
+    """The game's fast observer (kassen.envs.fast, fast_clans, fast_hv): one per game, its
+    per-seat caches kept across the calls, as the env keeps it."""
+    from kassen.envs.fast import Observer
+
+    ob = Observer(gid)
+    assert ob.fast is not None or ob.other is not None
+    return ob.observe
+
+
+@pytest.mark.parametrize("make_observe", [_json_observe, _fast_observe], ids=["json", "fast"])
 @pytest.mark.parametrize(("gid", "scenario"), [("cc-samurai", None), ("clans", "3-players-beginners")])
-def test_determinized_states_look_the_same_to_their_seat(gid, scenario):
-    for st in _states(gid, scenario, seed=4, every=5, count=6):
+def test_determinized_states_look_the_same_to_their_seat(make_observe, gid, scenario):
+    obs = make_observe(gid)
+    for st in _states(gid, scenario, seed=4, every=5, count=8):
         seat = st.to_move()
         det = st.determinize(seat, Rng(17))
-        assert np.array_equal(observe(det, seat), observe(st, seat))
+        assert np.array_equal(obs(det, seat), obs(st, seat))
 
 
 def test_masks_belong_to_the_seat_to_move_only():
@@ -92,21 +109,6 @@ def _hv_pair(game, state, viewer):
             return None
         data["fire_decl"][other] = [[mine[0], theirs[0]]]
     return game.state_from_json(data)
-
-
-def _json_observe(gid):
-    """The JSON path: ``encoder(game).encode(state.observation(seat))``."""
-    return observe
-
-
-def _fast_observe(gid):
-    """The game's fast observer (kassen.envs.fast, fast_clans, fast_hv): one per game, its
-    per-seat caches kept across the calls, as the env keeps it."""
-    from kassen.envs.fast import Observer
-
-    ob = Observer(gid)
-    assert ob.fast is not None or ob.other is not None
-    return ob.observe
 
 
 @pytest.mark.parametrize("make_observe", [_json_observe, _fast_observe], ids=["json", "fast"])
