@@ -6,7 +6,8 @@ The same games as ``env_throughput.py`` (engine game i, then env game i), played
 env as it is; the env with a free observation (a zero array made once, so the rest is the
 PettingZoo loop, the legal actions' integers and the mask); and the env as it is with
 ``process_time_ns`` around each observation (``Match.observe_state``), for its CPU time inside
-the loop (less the clock's own cost between two readings, ``clock_us``). Then the mask alone:
+the loop (less the clock's own cost between two readings, ``clock_us``), also by kind of decision
+(the ``t`` of the state's top task). Then the mask alone:
 ``Match.mask`` over the states of the first game, in a row, its view dropped each time.
 """
 
@@ -53,11 +54,19 @@ def main() -> None:
     out["env_free_observation"] = _run(a.game, env, a.games, a.seed)
     spent = {"observe": 0}
     clock = time.process_time_ns
+    #: per kind of decision to observe (the ``t`` of the state's top task): calls and CPU ns
+    kinds: dict[str, list[int]] = {}
 
     def timed_observe(st: Any, seat: int) -> np.ndarray:
         t = clock()
         r = observe(st, seat)
-        spent["observe"] += clock() - t
+        ns = clock() - t
+        spent["observe"] += ns
+        stack = getattr(st, "stack", None)
+        kind = str(stack[-1].get("t")) if stack and isinstance(stack[-1], dict) else "-"
+        got = kinds.setdefault(kind, [0, 0])
+        got[0] += 1
+        got[1] += ns
         return r
 
     match.observe_state = timed_observe
@@ -68,6 +77,11 @@ def main() -> None:
     clock_ns = sum(b - a for a, b in zip(ticks, ticks[1:])) / 20000
     out["clock_us"] = round(clock_ns / 1000, 2)
     out["in_loop_us"] = {k: round((v / d - clock_ns) / 1000, 1) for k, v in spent.items()}
+    # where the observation's time goes by kind of decision: the first decision of a seat's turn
+    # sees everything the other seat did since it last looked
+    out["in_loop_by_decision"] = {k: {"calls": n, "us": round((ns / n - clock_ns) / 1000, 1),
+                                      "share": round(ns / spent["observe"], 2)}
+                                  for k, (n, ns) in sorted(kinds.items(), key=lambda kv: -kv[1][1])}
     states = []
     match.reset(a.seed)
     rng = random.Random(a.seed)

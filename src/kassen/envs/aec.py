@@ -55,7 +55,7 @@ class AECCore:
         """The agent to move and the infos: a new dict for an agent whose info changed (a dict
         once handed out is never changed), ``legal_actions`` for the agent to move."""
         m = self.match
-        seat = m.state.to_move()
+        seat = m.mover()
         if seat is not None and seat >= 0:
             self.agent_selection = self.possible_agents[seat]
         sel, terminations, infos = self.agent_selection, self.terminations, self.infos

@@ -15,7 +15,7 @@ from kassen.engine.errors import KassenError
 from kassen.engine.protocol import CHANCE, Game, Result, State, sample_chance
 from kassen.engine.rng import Rng
 from kassen.envs.actions import ActionIndex, action_index
-from kassen.envs.fast import Observer, readonly
+from kassen.envs.fast import Observer
 from kassen.envs.tensors import Encoder, encoder
 from kassen.rulesets.registry import load_game
 
@@ -65,18 +65,20 @@ _MASKS = 4
 
 
 class _Mask:
-    """One action-mask buffer: its bytes, the array over them and the integers set in it."""
+    """One action-mask buffer: its bytes and the read-only array over them (handed out as it is,
+    written through the bytes), and the integers set in it."""
 
     def __init__(self, size: int) -> None:
         self.buf = bytearray(size)
         self.arr: Any = np.frombuffer(self.buf, np.int8)
+        self.arr.setflags(write=False)
         self.on: list[int] = []
         self.refs = 0
-        self.refs = _refs(self)  # the references to an array of ours that nobody else holds
+        self.refs = _refs(self)  # the references to the array of ours when nobody else holds it
 
 
 def _refs(m: _Mask) -> int:
-    """The references to ``m``'s array: ours, plus one per view handed out and still alive."""
+    """The references to ``m``'s array: ours, plus one per holder of the array (or a view of it)."""
     return sys.getrefcount(m.arr)
 
 
@@ -84,9 +86,9 @@ class Match:
     """One game in progress, as the adapters see it.
 
     The legal actions and their integers are computed once per state. Observations are fresh
-    arrays. Masks are read-only views of buffers written again only once nobody holds a view of
-    them (``sys.getrefcount``): a mask an agent keeps never changes, and a loop that drops the
-    previous mask before asking the next one writes a few bytes instead of a new 35 KB array."""
+    arrays. Masks are read-only arrays over buffers written again only once nobody holds them
+    (``sys.getrefcount``): a mask an agent keeps never changes, and a loop that drops the previous
+    mask before asking the next one writes a few bytes instead of a new 35 KB array."""
 
     def __init__(self, game: Game | str, scenario: str | None = None, **options: Any) -> None:
         self.game: Game = resolve_game(game)
@@ -104,6 +106,7 @@ class Match:
         self._ids: dict[str, int] = dict(zip(self.index.actions, range(len(self.index.actions))))
         self._actions: tuple[str, ...] = self.index.actions
         self._seen: State | None = None  # the state the caches below are of
+        self._mover: int | None = None  # the seat to move in that state
         self._legal: list[str] = []
         self._ints: list[int] = []
         self._codes: dict[str, int] | None = None
@@ -124,6 +127,7 @@ class Match:
         if self._seen is st:
             return
         self._seen = st
+        self._mover = st.to_move()
         legal = self._legal = st.legal_actions()
         ids = self._ids
         try:
@@ -131,6 +135,11 @@ class Match:
         except KeyError:  # an action outside the static list: overflow slots
             self._ints = list(self.index.encode(legal).values())
         self._codes = None
+
+    def mover(self) -> int | None:
+        """The seat to move in the state (``to_move``, asked once per state)."""
+        self._fresh()
+        return self._mover
 
     def legal(self) -> list[str]:
         """The legal actions of the state (a new list)."""
@@ -154,11 +163,11 @@ class Match:
         """1 for each legal action of ``seat`` (zeros when ``seat`` is not to move); read-only, and
         in memory no other array handed out and still held shares (as Gymnasium's checker asks)."""
         self._fresh()
-        ints = self._ints if seat is None or self.state.to_move() == seat else []
+        ints = self._ints if seat is None or self._mover == seat else []
         masks = self._masks
         m = None
         for b in masks:
-            if _refs(b) == b.refs:  # nobody holds a view of it: rewrite it
+            if _refs(b) == b.refs:  # nobody holds it: rewrite it
                 m = b
                 break
         if m is None:
@@ -173,7 +182,7 @@ class Match:
             for i in ints:
                 buf[i] = 1
             m.on = ints
-        return readonly(m.arr)
+        return m.arr
 
     def observe(self, seat: int) -> Any:
         """``seat``'s observation tensor (a fresh array)."""

@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 
 from kassen.engine.hexgrid import Hex
-from kassen.engine.protocol import Result
+from kassen.engine.protocol import JSON, Result
 from kassen.envs.tensors import CCEncoder, ClansEncoder, Encoder, HVEncoder, encoder
+from kassen.rulesets.cc_samurai.board import Leader, Unit
 from kassen.rulesets.cc_samurai.state import CCState
 from kassen.rulesets.registry import load_game
 
@@ -41,9 +42,6 @@ Sparse = dict[int, int]  # flat index -> how many times its increment was added
 
 #: the most cards of one kind a card list may hold (a Command deck has 60 cards)
 _MOST_CARDS = 64
-
-#: an input never seen (no state has it)
-_UNSEEN = object()
 
 #: a part's memo is dropped when it holds more keys than this
 _MEMO = 4096
@@ -64,55 +62,108 @@ def _view(a: np.ndarray) -> Any:
     return memoryview(a)  # type: ignore[arg-type]
 
 
-def readonly(a: np.ndarray) -> np.ndarray:
-    """A read-only view of ``a`` (while it lives, ``a`` counts one more reference)."""
-    v = a.view()
-    v.setflags(write=False)
-    return v
+def _diff(keys: list[Hex], vals: list[Any], old_keys: list[Hex], old_vals: list[Any], out: list[Hex]) -> None:
+    """Append to ``out`` the keys whose value differs between two states of a map (its keys and
+    values in order, the old ones as last seen). A copy-on-write map keeps its order where nothing
+    changed and appends what is added, so the two are walked side by side: an old key not at its
+    place is counted removed, a key past the old ones added; any other order only counts more keys
+    changed (all of them at worst), never fewer."""
+    j, n_old = 0, len(old_keys)
+    for i in range(len(keys)):
+        h = keys[i]
+        while j < n_old:
+            oh = old_keys[j]
+            if oh is h or oh == h:
+                break
+            out.append(oh)  # removed here (maybe put back later, counted then too)
+            j += 1
+        if j < n_old:
+            if vals[i] is not old_vals[j]:
+                out.append(h)
+            j += 1
+        else:
+            out.append(h)
+    while j < n_old:
+        out.append(old_keys[j])
+        j += 1
 
 
 class _Part:
     """The indices a part wrote last time, the key of its inputs and a memo key -> (indices, values)."""
 
-    __slots__ = ("key", "idx", "memo")
-
-    def __init__(self, memo: dict[Any, tuple[list[int], list[float]]] | None = None) -> None:
+    def __init__(self) -> None:
         self.key: Any = None
         self.idx: list[int] = []
-        self.memo: dict[Any, tuple[list[int], list[float]]] = {} if memo is None else memo
+        self.memo: dict[Any, tuple[list[int], list[float]]] = {}
+
+
+class _List:
+    """A card list as last written: its cards and the scalars written for them."""
+
+    def __init__(self, cards: list[str], idx: list[int]) -> None:
+        self.cards = cards
+        self.idx = idx
 
 
 class _Seat:
     """One seat's current tensor and the inputs it was written from (the state's own objects,
-    held by reference: see ``CCObserver.observe``)."""
+    held by reference: see ``CCObserver.observe``). Typed, so that the compiled build compares
+    them natively."""
 
     def __init__(self, size: int) -> None:
-        self.cur = np.zeros(size, np.float32)
-        self.mv = _view(self.cur)  # item writes through it are cheaper than numpy's
-        self.static: Any = None
-        self.parts: dict[str, _Part] = {}
-        self.clear()
+        self.cur: np.ndarray = np.zeros(size, np.float32)
+        self.mv: Any = _view(self.cur)  # item writes through it are cheaper than numpy's
+        #: the static inputs: which side is at the bottom, terrain, tents, scenario
+        self.bottom = -1
+        self.terrain: dict[Hex, str] | None = None
+        self.tents: dict[int, Hex] | None = None
+        self.sid = ""
+        self.objectives = _Part()
+        self.pending = _Part()
+        self.units: dict[Hex, Unit] = {}
+        self.leaders: dict[Hex, Leader] = {}
+        #: the maps' keys and values, in order, as last written
+        self.unit_keys: list[Hex] = []
+        self.unit_vals: list[Unit] = []
+        self.leader_keys: list[Hex] = []
+        self.leader_vals: list[Leader] = []
+        #: hex -> the piece cells written for it
+        self.written: dict[Hex, list[int]] = {}
+        self.held: list[int | None] | None = None
+        self.orders: list[str] | None = None
+        #: the orders' cells written, and the hexes of the ordered pieces
+        self.ordered: list[int] = []
+        self.ordered_hexes: set[Hex] = set()
+        self.top: JSON | None = None
+        self.hands: list[list[str]] | None = None
+        self.dragons: list[list[str]] | None = None
+        self.card_seen = False
+        self.card: str | None = None
+        self.dip: list[str] | None = None
+        self.disc: list[str] | None = None
+        self.drd: list[str] | None = None
+        #: per card list (``CCObserver._list``), as last written
+        self.lists: list[_List | None] = [None] * 6
+        #: the counters' inputs as last written (``counters_set`` once written)
+        self.counters_set = False
+        self.c_res: Result | None = None
+        self.c_ints: list[int] = []
+        self.c_vals: list[float] = []  # the counters written
 
     def clear(self) -> None:
-        """Forget every input: the next observation rewrites every part."""
-        self.top: Any = None
-        self.raw: Any = None
-        self.units: dict[Any, Any] = {}
-        self.leaders: dict[Any, Any] = {}
-        #: hex -> the piece cells written for it
-        self.written: dict[Any, list[int]] = {}
-        self.held: Any = None
-        self.orders: Any = None
-        self.hands: Any = None
-        self.dragons: Any = None
-        self.card: Any = _UNSEEN
-        self.dip: Any = None
-        self.disc: Any = None
-        self.drd: Any = None
-        #: the orders' cells written
-        self.ordered: list[int] = []
-        #: per card list (``CCObserver._list``): the cards written and the scalars written
-        self.lists: list[tuple[list[str], list[int]] | None] = [None] * 6
+        """Forget every input but the static ones: the next observation rewrites every part."""
+        self.objectives, self.pending = _Part(), _Part()
+        self.units, self.leaders, self.written = {}, {}, {}
+        self.unit_keys, self.unit_vals, self.leader_keys, self.leader_vals = [], [], [], []
+        self.ordered_hexes = set()
+        self.held = self.orders = None
+        self.ordered = []
+        self.top = None
+        self.hands = self.dragons = None
+        self.card_seen, self.card = False, None
+        self.dip = self.disc = self.drd = None
+        self.lists = [None] * 6
+        self.counters_set, self.c_res, self.c_ints, self.c_vals = False, None, [], []
 
 
 class CCObserver:
@@ -121,9 +172,9 @@ class CCObserver:
     def __init__(self, enc: CCEncoder) -> None:
         self.enc = enc
         lay = enc.layout
-        self.hw = lay.grid[0] * lay.grid[1]
-        self.vec0 = lay.plane_size
-        self.seats: dict[int, _Seat] = {}
+        self.hw: int = lay.grid[0] * lay.grid[1]
+        self.vec0: int = lay.plane_size
+        self.seats: list[_Seat | None] = [None, None]
         #: hex key -> flat cell (row * columns + column), per flip
         self.cells: tuple[dict[Hex, int], dict[Hex, int]] = ({}, {})
         if tuple(lay.scalars[: len(_COUNTERS)]) != _COUNTERS:
@@ -152,6 +203,9 @@ class CCObserver:
         self.unit_ch: list[dict[tuple[int, str], int | None]] = []
         self.leader_ch: list[dict[tuple[int, str], int]] = []
         self.lone_ch: list[tuple[int, int]] = []
+        #: the same per viewer and side: unit type -> offset, leader kind -> offset
+        self.unit_ch2: list[list[dict[str, int]]] = []
+        self.leader_ch2: list[list[dict[str, int]]] = []
         for seat in (0, 1):
             rel = ("own", "enemy") if seat == 0 else ("enemy", "own")
             self.unit_ch.append({(side, u): (None if (k := enc.ch.get(f"unit:{rel[side]}:{u}")) is None
@@ -159,13 +213,19 @@ class CCObserver:
             self.leader_ch.append({(side, k): self.ch(f"leader:{rel[side]}:{k}") for side in (0, 1)
                                    for k in ("foot", "mounted", "commander")})
             self.lone_ch.append((self.ch(f"lone-leader:{rel[0]}"), self.ch(f"lone-leader:{rel[1]}")))
+            self.unit_ch2.append([{u: k for (sd, u), k in self.unit_ch[seat].items() if sd == side and k is not None}
+                                  for side in (0, 1)])
+            self.leader_ch2.append([{kd: k for (sd, kd), k in self.leader_ch[seat].items() if sd == side}
+                                    for side in (0, 1)])
+        self.max_blocks: int = enc.max_blocks
 
     # ------------------------------------------------------------ helpers
     def ch(self, name: str) -> int:
-        return self.enc.ch[name] * self.hw
+        k: int = self.enc.ch[name]
+        return k * self.hw
 
     def sc(self, name: str) -> int | None:
-        i = self.enc.sc.get(name)
+        i: int | None = self.enc.sc.get(name)
         return None if i is None else self.vec0 + i
 
     def _sc_inc(self, name: str, inc: float) -> int | None:
@@ -175,7 +235,7 @@ class CCObserver:
         return i
 
     def cell(self, st: CCState, h: Hex, flip: bool) -> int:
-        m = self.cells[flip]
+        m = self.cells[1 if flip else 0]
         got = m.get(h)
         if got is None:
             r, c = self.enc._rc(st.name(h), flip)
@@ -185,74 +245,73 @@ class CCObserver:
     # ------------------------------------------------------------ the tensor
     def observe(self, st: CCState, seat: int) -> np.ndarray:
         """``seat``'s tensor of ``st`` (a fresh array)."""
-        ss = self.seats.get(seat)
+        ss = self.seats[seat]
         if ss is None:
             ss = self.seats[seat] = _Seat(self.enc.size)
         # Each part's inputs are first compared by identity: a state's lists and dicts are never
         # changed once apply has returned it (its children copy what they change), so the same
         # object means the same content; another object is then compared by value.
-        bottom, terrain, tents, sid = st.bottom, st.terrain, st.tents, st.scenario_id
-        sk = ss.static
-        if sk is None or sk[1] is not terrain or sk[2] is not tents or sk[0] != bottom or sk[3] != sid:
-            if sk is None or sk[0] != bottom or sk[1] != terrain or sk[2] != tents or sk[3] != sid:
+        bottom, terrain, tents = st.bottom, st.terrain, st.tents
+        if terrain is not ss.terrain or tents is not ss.tents or bottom != ss.bottom:
+            sid = st.scenario_id
+            if bottom != ss.bottom or terrain != ss.terrain or tents != ss.tents or sid != ss.sid:
                 self._static(ss, st, seat, bottom, bottom != seat)
-            ss.static = (bottom, terrain, tents, sid)
+            ss.bottom, ss.terrain, ss.tents, ss.sid = bottom, terrain, tents, sid
         flip = seat != bottom
-        parts = ss.parts
+        mv = ss.mv
         units, leaders = st.units, st.leaders
+        changed: list[Hex] = []
         if units is not ss.units or leaders is not ss.leaders:
-            self._pieces(ss, st, seat, flip)
-            ss.orders = None  # the ordered pieces may have moved
+            changed = self._pieces(ss, st, seat, flip)
         held = st.obj_held
-        if held is not ss.held:
+        old_held = ss.held
+        if held is not old_held:
+            if old_held is None or held != old_held:
+                self._write(ss, ss.objectives, tuple(held), self._objectives(st, seat, flip), False)
             ss.held = held
-            p = parts["objectives"]
-            hkey = tuple(held)
-            if p.key != hkey:
-                self._write(ss, p, hkey, lambda: self._objectives(st, seat, flip))
         ti = st.ti
-        orders = ti["orders"]
+        orders: list[str] = ti["orders"]
         old_orders = ss.orders
-        if orders is not old_orders:
+        if orders is not old_orders or (changed and orders):
             if old_orders is None or orders != old_orders:
-                mv = ss.mv
                 n = 0 if old_orders is None else len(old_orders)
-                if n and len(orders) > n and orders[:n] == old_orders:
-                    new = self._orders(st, orders[n:], flip)  # more pieces ordered, none moved
+                if n and not changed and len(orders) > n and orders[:n] == old_orders:
+                    new = self._orders(st, orders[n:], flip, ss.ordered_hexes)  # more pieces ordered
                     ss.ordered = ss.ordered + new
+                    for i in new:
+                        mv[i] = 1.0
                 else:
-                    for i in ss.ordered:
-                        mv[i] = 0.0
-                    ss.ordered = new = self._orders(st, orders, flip)
-                for i in new:
-                    mv[i] = 1.0
+                    hexes: set[Hex] = set()
+                    self._rewrite_orders(ss, self._orders(st, orders, flip, hexes))
+                    ss.ordered_hexes = hexes
+            else:  # the same orders, pieces changed: again if one was on an ordered piece's hex
+                ordered_hexes = ss.ordered_hexes
+                for h in changed:
+                    if h in ordered_hexes:
+                        hexes = set()
+                        self._rewrite_orders(ss, self._orders(st, orders, flip, hexes))
+                        ss.ordered_hexes = hexes
+                        break
             ss.orders = orders
         res = st.result()
         stack = st.stack
         top = stack[-1] if stack and res is None else None
         old = ss.top
-        if top is not old and (top is None or old is None or top != old):
-            if top is None:
-                pkey: Any = None
-            else:
-                faces, drawn = top.get("faces"), top.get("drawn")
-                pkey = (top["t"], top["seat"], top.get("step"), top.get("att"), top.get("tgt"), top.get("at"),
-                        top.get("left"), top.get("max_ignore"), top.get("flags"), top.get("w"),
-                        None if faces is None else tuple(faces), None if drawn is None else tuple(drawn))
-            p = parts["pending"]
-            if p.key != pkey:
-                self._write(ss, p, pkey, lambda: self._pending(seat, flip, top))
-        ss.top = top
+        if top is not old:
+            if top is None or old is None or top != old:
+                self._write_pending(ss, seat, flip, top)
+            ss.top = top
         # the card lists, each list's scalars replaced when it changed (see ``_list``)
         hands, dragons, disc, drd = st.hands, st.dragons, st.cmd_discard, st.dr_discard
         if hands is not ss.hands or dragons is not ss.dragons:
             ss.hands, ss.dragons = hands, dragons
             self._list(ss, 0, hands[seat], 0)
             self._list(ss, 1, dragons[seat], 0)
-        card, dip = ti.get("card"), ti["dragons_in_play"]
-        if card != ss.card:
-            ss.card = card
+        card: str | None = ti.get("card")
+        if card != ss.card or not ss.card_seen:
+            ss.card, ss.card_seen = card, True
             self._list(ss, 2, [] if card is None else [card], 1)
+        dip: list[str] = ti["dragons_in_play"]
         if dip is not ss.dip:
             ss.dip = dip
             self._list(ss, 3, dip, 1)
@@ -262,21 +321,63 @@ class CCObserver:
         if drd is not ss.drd:
             ss.drd = drd
             self._list(ss, 5, drd[-5:], 2)
-        # lists by reference: the same object compares equal at once, another one by value
-        raw = (st.to_move(), st.active, st.turn, st.pool, st.dragon_tokens, st.victory, res, st.honor,
-               st.banners, st.command, hands, dragons, st.cmd_deck, st.dr_deck, disc)
-        if raw != ss.raw:
-            ss.raw = raw
-            v0 = self.vec0
-            ss.mv[v0:v0 + self.n_counters] = array("f", self._counters(st, seat, res))
+        # the counters' inputs, field by field: the integers they are made of, and the result
+        tm = st.to_move()
+        en = 1 - seat
+        honor, banners, command = st.honor, st.banners, st.command
+        ints = [-1 if tm is None else tm, st.active, st.turn, st.pool, st.dragon_tokens, st.victory,
+                honor[seat], honor[en], banners[seat], banners[en], command[seat], command[en],
+                len(hands[seat]), len(hands[en]), len(dragons[seat]), len(dragons[en]),
+                len(st.cmd_deck), len(st.dr_deck), len(disc)]
+        if not ss.counters_set or res is not ss.c_res or ints != ss.c_ints:
+            vals = self._counters(st, seat, res)
+            v0, old_vals = self.vec0, ss.c_vals
+            if not old_vals:
+                mv[v0:v0 + self.n_counters] = array("f", vals)
+            else:
+                for i in range(len(vals)):
+                    if vals[i] != old_vals[i]:
+                        mv[v0 + i] = vals[i]
+            ss.counters_set, ss.c_res, ss.c_ints, ss.c_vals = True, res, ints, vals
         return ss.cur.copy()
+
+    def _rewrite_orders(self, ss: _Seat, new: list[int]) -> None:
+        """Replace the orders' cells by ``new`` (when they differ)."""
+        old = ss.ordered
+        if new == old:
+            return
+        mv = ss.mv
+        for i in old:
+            mv[i] = 0.0
+        for i in new:
+            mv[i] = 1.0
+        ss.ordered = new
+
+    def _write_pending(self, ss: _Seat, seat: int, flip: bool, top: JSON | None) -> None:
+        """Replace the pending decision's cells and scalars, by its key (memo)."""
+        if top is None:
+            pkey: Any = None
+        else:
+            faces, drawn = top.get("faces"), top.get("drawn")
+            pkey = (top["t"], top["seat"], top.get("step"), top.get("att"), top.get("tgt"), top.get("at"),
+                    top.get("left"), top.get("max_ignore"), top.get("flags"), top.get("w"),
+                    None if faces is None else tuple(faces), None if drawn is None else tuple(drawn))
+        p = ss.pending
+        if p.key != pkey:
+            got = p.memo.get(pkey)
+            if got is None:
+                got = self._sparse(self._pending(seat, flip, top))
+                if len(p.memo) >= _MEMO:
+                    p.memo.clear()
+                p.memo[pkey] = got
+            self._put(ss, p, pkey, got)
 
     def _list(self, ss: _Seat, slot: int, cards: list[str], role: int) -> None:
         """Replace the scalars of card list ``slot`` (own hand, own Dragons, card played, Dragons in
         play, recent discards, recent Dragon discards): each card's scalar number ``role``, summed
         per kind, when the list differs from the one written."""
         old = ss.lists[slot]
-        if old is not None and old[0] == cards:
+        if old is not None and old.cards == cards:
             return
         csc = self.card_sc
         counts: dict[int, int] = {}
@@ -286,29 +387,41 @@ class CCObserver:
                 counts[i] = counts.get(i, 0) + 1
         mv, tab = ss.mv, self.tab
         if old is not None:
-            for i in old[1]:
+            for i in old.idx:
                 mv[i] = 0.0
         for i, n in counts.items():
             mv[i] = tab[i][n]
-        ss.lists[slot] = (list(cards), list(counts))
+        ss.lists[slot] = _List(cards, list(counts))  # a state's list is never changed: kept as it is
 
-    def _write(self, ss: _Seat, part: _Part, key: Any, make: Any, memo: bool = True) -> None:
+    def _sparse(self, counts: Sparse) -> tuple[list[int], list[float]]:
+        """The indices and float32 sums of ``counts`` (index -> times its increment is added)."""
+        inc, sums = self.inc, self.sums
+        vals: list[float] = []
+        for i, n in counts.items():
+            x = inc.get(i, 1.0)
+            v = sums.get((x, n))
+            vals.append(self._sum32(x, n) if v is None else v)
+        return list(counts), vals
+
+    def _write(self, ss: _Seat, part: _Part, key: Any, counts: Sparse, memo: bool) -> None:
         got = part.memo.get(key) if memo else None
         if got is None:
-            counts: Sparse = make()
-            inc, sums = self.inc, self.sums
-            got = (list(counts), [sums.get((inc.get(i, 1.0), n)) or self._sum32(inc.get(i, 1.0), n)
-                                  for i, n in counts.items()])
+            got = self._sparse(counts)
             if memo:
                 if len(part.memo) >= _MEMO:
                     part.memo.clear()
                 part.memo[key] = got
+        self._put(ss, part, key, got)
+
+    def _put(self, ss: _Seat, part: _Part, key: Any, got: tuple[list[int], list[float]]) -> None:
+        """Zero what ``part`` wrote, write ``got`` (indices, values)."""
         mv = ss.mv
         for i in part.idx:
             mv[i] = 0.0
-        for i, v in zip(*got):
-            mv[i] = v
-        part.idx, part.key = got[0], key
+        idx, vals = got
+        for k in range(len(idx)):
+            mv[idx[k]] = vals[k]
+        part.idx, part.key = idx, key
 
     def _sum32(self, inc: float, n: int) -> float:
         """``n`` times ``inc`` summed in float32 (as the JSON encoder sums), clipped to 1."""
@@ -333,21 +446,28 @@ class CCObserver:
         np.clip(cur, 0.0, 1.0, out=cur)
         ss.cur, ss.mv = cur, _view(cur)
         ss.clear()
-        ss.parts = {k: _Part() for k in ("objectives", "pending")}
 
-    def _pieces(self, ss: _Seat, st: CCState, seat: int, flip: bool) -> None:
-        """Rewrite the hexes whose unit or Leader changed since this seat last looked."""
-        units, leaders, old_u, old_l = st.units, st.leaders, ss.units, ss.leaders
-        changed = {h for h, u in units.items() if old_u.get(h) is not u}
-        changed.update(h for h in old_u if h not in units)
-        changed.update(h for h, ld in leaders.items() if old_l.get(h) is not ld)
-        changed.update(h for h in old_l if h not in leaders)
+    def _pieces(self, ss: _Seat, st: CCState, seat: int, flip: bool) -> list[Hex]:
+        """Rewrite the hexes whose unit or Leader changed since this seat last looked; those hexes."""
+        units, leaders = st.units, st.leaders
+        changed: list[Hex] = []
+        if units is not ss.units:
+            keys, vals = list(units), list(units.values())
+            _diff(keys, vals, ss.unit_keys, ss.unit_vals, changed)
+            ss.unit_keys, ss.unit_vals = keys, vals
+        if leaders is not ss.leaders:
+            lkeys, lvals = list(leaders), list(leaders.values())
+            _diff(lkeys, lvals, ss.leader_keys, ss.leader_vals, changed)
+            ss.leader_keys, ss.leader_vals = lkeys, lvals
         mv, written = ss.mv, ss.written
-        uch, lch, lone = self.unit_ch[seat], self.leader_ch[seat], self.lone_ch[seat]
-        mb = self.enc.max_blocks
+        uch, lch, lone = self.unit_ch2[seat], self.leader_ch2[seat], self.lone_ch[seat]
+        mb = self.max_blocks
         for h in changed:
-            for i in written.pop(h, ()):
-                mv[i] = 0.0
+            was = written.get(h)
+            if was is not None:
+                for i in was:
+                    mv[i] = 0.0
+                del written[h]
             u = units.get(h)
             ld = leaders.get(h)
             if u is None and ld is None:
@@ -355,23 +475,28 @@ class CCObserver:
             c = self.cell(st, h, flip)
             w: list[int] = []
             if u is not None:
-                k = uch.get((u.side, u.type))
+                k = uch[u.side].get(u.type)
                 if k is not None:
                     mv[k + c] = min(1.0, u.blocks / mb)
                     w.append(k + c)
                 if ld is not None:
-                    mv[lch[(u.side, ld.kind)] + c] = 1.0
-                    w.append(lch[(u.side, ld.kind)] + c)
+                    k = lch[u.side][ld.kind] + c
+                    mv[k] = 1.0
+                    w.append(k)
             elif ld is not None:
-                w += (lch[(ld.side, ld.kind)] + c, lone[ld.side] + c)
-                mv[w[0]] = mv[w[1]] = 1.0
+                k, k2 = lch[ld.side][ld.kind] + c, lone[ld.side] + c
+                mv[k] = mv[k2] = 1.0
+                w.append(k)
+                w.append(k2)
             written[h] = w
         ss.units, ss.leaders = units, leaders
+        return changed
 
     def _objectives(self, st: CCState, seat: int, flip: bool) -> Sparse:
         out: Sparse = {}
+        held_all = st.obj_held
         for i, o in enumerate(st.objective_defs):
-            held = st.obj_held[i]
+            held = held_all[i]
             key = "objective:unheld" if held is None else (
                 "objective:held-own" if held == seat else "objective:held-enemy")
             base = self.ch(key)
@@ -379,17 +504,18 @@ class CCObserver:
                 out[base + self.cell(st, h, flip)] = 1
         return out
 
-    def _orders(self, st: CCState, orders: list[str], flip: bool) -> list[int]:
-        """The cells of the ordered pieces ``orders`` (piece keys)."""
-        out = []
+    def _orders(self, st: CCState, orders: list[str], flip: bool, hexes: set[Hex]) -> list[int]:
+        """The cells of the ordered pieces ``orders`` (piece keys); their hexes added to ``hexes``."""
+        out: list[int] = []
         units, ordered, ordered_leader = st.units, self.ordered_ch, self.ordered_leader_ch
         for k in orders:
             h = st.key_hex(k)
             if h is not None:
+                hexes.add(h)
                 out.append((ordered_leader if k[0] == "l" and h in units else ordered) + self.cell(st, h, flip))
         return out
 
-    def _pending(self, seat: int, flip: bool, top: dict[str, Any] | None) -> Sparse:
+    def _pending(self, seat: int, flip: bool, top: JSON | None) -> Sparse:
         out: Sparse = {}
         if top is None:
             return out

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from kassen.envs.tensors import CLANS_MAX_SEATS, ClansEncoder
-from kassen.rulesets.clans.common import card_type
+from kassen.rulesets.clans.common import Entry, card_type
 from kassen.rulesets.clans.state import ClansState
 
 _F32 = array("f", [0.0])
@@ -30,130 +30,263 @@ def r32(x: float) -> float:
     return f[0]
 
 
+class _Side:
+    """One Battlefield side as a seat last saw it: the inputs of its cells and the cells written."""
+
+    def __init__(self, key: tuple[int, int, bool, bool, bool], cards: list[Entry], idx: list[int]) -> None:
+        self.key = key
+        self.cards = cards
+        self.idx = idx
+
+
+class _Seat:
+    """One seat's tensor, the game facts it was written for and each side as last written."""
+
+    def __init__(self, size: int) -> None:
+        self.cur: Any = np.zeros(size, np.float32)
+        self.mv: Any = memoryview(self.cur)  # type: ignore[arg-type]
+        self.tiles: list[str] | None = None
+        self.table: Any = None
+        self.clans: tuple[int, ...] = ()
+        self.teams = False
+        self.sides: list[_Side | None] = []
+        #: the inputs of the planes as last written: all sides unchanged when these are equal
+        self.planes_over = False
+        self.stacks: list[list[list[Entry]]] | None = None
+        self.bonus: list[list[int]] | None = None
+        self.outcome: list[Any] | None = None
+        self.sides_of: list[tuple[int, int]] | None = None
+        #: the own hand, the cards out of the game and the end of the game as last written, and
+        #: the scalars written for them
+        self.hand: list[str] | None = None
+        self.hand_w: list[tuple[int, float]] = []
+        self.removed: list[tuple[str, int, str, int]] | None = None
+        self.over = False
+        self.removed_w: list[tuple[int, float]] = []
+
+
 class ClansObserver:
-    """``observe(state, seat)`` for the clan game."""
+    """``observe(state, seat)`` for the clan game. One tensor per seat; a Battlefield side's cells
+    are written again only when its inputs (its cards, owner, bonus, outcome, the end of the
+    game) differ from those it was written from (compared by value: the state's lists of
+    cards are copied by ``clone`` but their entries are shared, so an unchanged list compares
+    at once); the scalars are written whole at every call. A fresh copy is handed out."""
 
     def __init__(self, enc: ClansEncoder) -> None:
         self.enc = enc
         lay = enc.layout
-        self.size = lay.size
-        self.hw = lay.grid[0] * lay.grid[1]
-        self.v0 = lay.plane_size
-        self.tile_of = {t: i for i, t in enumerate(enc.tiles)}
-        ch = {n: k * self.hw for n, k in enc.ch.items()}
+        self.size: int = lay.size
+        self.hw: int = lay.grid[0] * lay.grid[1]
+        self.v0: int = lay.plane_size
+        self.tile_of: dict[str, int] = {t: i for i, t in enumerate(enc.tiles)}
+        ch: dict[str, int] = {n: k * self.hw for n, k in enc.ch.items()}
         self.ch = ch
         v0 = self.v0
-        self.sc = {n: v0 + i for n, i in enc.sc.items()}
-        self.up = {t: ch[f"up:{t}"] for t in enc.types}
-        self.known_down = {t: ch[f"known-down:{t}"] for t in enc.types}
-        self.owner = [ch[f"owner:+{k}"] for k in range(CLANS_MAX_SEATS)]
-        self.hand_inc = {t: r32(1 / enc.copies.get(t, 1)) for t in enc.types}
+        sc: dict[str, int] = {n: v0 + i for n, i in enc.sc.items()}
+        self.sc = sc
+        self.up: dict[str, int] = {t: ch[f"up:{t}"] for t in enc.types}
+        self.known_down: dict[str, int] = {t: ch[f"known-down:{t}"] for t in enc.types}
+        self.owner: list[int] = [ch[f"owner:+{k}"] for k in range(CLANS_MAX_SEATS)]
+        self.hand_inc: dict[str, float] = {t: r32(1 / enc.copies.get(t, 1)) for t in enc.types}
         self.q13 = r32(1 / 13)
         self.q4 = r32(1 / 4)
         self.rk = r32(1 / (4 * CLANS_MAX_SEATS))
         self.ru = r32(1 / (13 * CLANS_MAX_SEATS))
+        # the scalars' indices by what they are of (no string built per call)
+        self.sc_to_move: list[int] = [sc[f"to-move:+{k}"] for k in range(CLANS_MAX_SEATS)]
+        self.sc_hand_size: list[int] = [sc[f"hand-size:+{k}"] for k in range(CLANS_MAX_SEATS)]
+        self.sc_vp: list[int] = [sc[f"vp:+{k}"] for k in range(CLANS_MAX_SEATS)]
+        self.sc_hand: dict[str, int] = {t: sc[f"hand:{t}"] for t in enc.types}
+        self.sc_removed: dict[str, int] = {t: sc[f"removed-known:{t}"] for t in enc.types}
+        self.sc_offer: dict[str, int] = {t: sc[f"offer:{t}"] for t in enc.tiles}
+        self.sc_pending_tile: dict[str, int] = {t: sc[f"pending-tile:{t}"] for t in enc.tiles}
+        self.sc_last: dict[str, int] = {n[len("last-deployed:"):]: i for n, i in sc.items()
+                                        if n.startswith("last-deployed:")}
+        self.sc_players: dict[int, int] = {int(n.split(":")[1]): i for n, i in sc.items()
+                                           if n.startswith("players:")}
+        self.sc_phase: dict[str, int] = {n[len("phase:"):]: i for n, i in sc.items() if n.startswith("phase:")}
+        self.sc_pending: dict[str, int] = {n[len("pending:"):]: i for n, i in sc.items()
+                                           if n.startswith("pending:")}
+        #: a scalar of a hand card or a card out of the game -> its increment
+        self.hand_inc_sc: dict[int, float] = {self.sc_hand[t]: self.hand_inc[t] for t in enc.types}
+        self.removed_inc: dict[int, float] = {self.sc_removed[t]: self.rk for t in enc.types}
+        self.removed_inc[sc["removed-unknown"]] = self.ru
+        #: the scalars a state could make negative (clipped to 0 as the JSON encoder clips)
+        self.sc_maybe_negative: list[int] = self.sc_hand_size + self.sc_vp + [sc["round"], sc["cards-left"]]
+        self.n_scalars = self.size - v0
+        self.zero_scalars = array("f", bytes(4 * self.n_scalars))
+        self.zero_planes = array("f", bytes(4 * v0))
+        self.seats: dict[int, _Seat] = {}
 
     def observe(self, st: ClansState, seat: int) -> Any:
-        out = np.zeros(self.size, np.float32)
-        mv: Any = memoryview(out)  # type: ignore[arg-type]
-        ch, sc = self.ch, self.sc
+        ss = self.seats.get(seat)
+        if ss is None:
+            ss = self.seats[seat] = _Seat(self.size)
+        mv = ss.mv
         n = len(st.clans)
         me = seat
-        partner = (me + 2) % 4 if st.teams else None
+        partner = (me + 2) % 4 if st.teams else -1
         stack = st.stack
-        c_in, c_vp, c_res, c_won = ch["in-play"], ch["vp"], ch["resolved"], ch["won"]
-        c_partner, c_count, c_shown, c_bonus = ch["partner"], ch["count"], ch["strength-shown"], ch["bonus"]
-        c_down, c_unknown = ch["face-down"], ch["face-down-unknown"]
-        up, known_down, owner_ch = self.up, self.known_down, self.owner
-        q4, q13 = self.q4, self.q13
         over = not stack
-        for i, tile in enumerate(st.tiles):
-            b = self.tile_of[tile] * 2
-            info = st.outcome[i]
-            outcome = info if info is not None and info.get("done") else None
-            vp = st.table.vp(tile) / 6
-            for j in (0, 1):
-                cell = b + j
-                owner = st.sides[i][j]
-                cards = st.stacks[i][j]
-                mv[c_in + cell] = 1.0
-                mv[c_vp + cell] = vp
-                mv[owner_ch[(owner - me) % n] + cell] = 1.0
-                mv[c_partner + cell] = float(owner == partner)
-                mv[c_count + cell] = len(cards) / 13
-                mv[c_bonus + cell] = st.bonus[i][j] / 5
-                if outcome is not None:
-                    mv[c_res + cell] = 1.0
-                    mv[c_won + cell] = float(outcome.get("winner") == owner)
-                shown = False
-                for e in cards:
-                    if e[1]:
-                        shown = True
-                        k = up[card_type(e[0])] + cell
-                        mv[k] = mv[k] + q4
-                    else:
-                        mv[c_down + cell] = mv[c_down + cell] + q13
-                        if over or (e[2] >> me & 1):  # state.knows(seat, e), face down
-                            k = known_down[card_type(e[0])] + cell
-                            mv[k] = mv[k] + q4
-                        else:
-                            mv[c_unknown + cell] = mv[c_unknown + cell] + q13
-                if shown:  # the face-up cards' Strength (0 without any)
-                    mv[c_shown + cell] = st.strength_shown(i, j) / 30
+        tiles = st.tiles
+        if (ss.tiles is None or tiles != ss.tiles or st.table is not ss.table or st.clans != ss.clans
+                or st.teams != ss.teams):
+            mv[0:self.v0] = self.zero_planes
+            ss.tiles, ss.table, ss.clans, ss.teams = list(tiles), st.table, st.clans, st.teams
+            ss.sides = [None] * (2 * len(tiles))
+            ss.stacks = None  # every side written again
+            if len(set(tiles)) != len(tiles):  # two sides on one cell: never in the game; not kept apart
+                raise AssertionError("a Battlefield tile twice in one game")
+        stacks_all, bonus_all, outcome_all, sides_all = st.stacks, st.bonus, st.outcome, st.sides
+        if (over != ss.planes_over or stacks_all != ss.stacks or bonus_all != ss.bonus
+                or outcome_all != ss.outcome or sides_all != ss.sides_of):
+            self._planes(ss, st, mv, me, n, partner, over)
+            ss.planes_over, ss.stacks, ss.bonus, ss.outcome, ss.sides_of = (over, stacks_all, bonus_all,
+                                                                             outcome_all, sides_all)
+        # the scalars, written whole
+        v0 = self.v0
+        mv[v0:self.size] = self.zero_scalars
+        sc = self.sc
         mover = st.to_move()
         mv[sc["to-move-is-me"]] = float(mover == me)
         if mover is not None:
-            mv[sc[f"to-move:+{(mover - me) % n}"]] = 1.0
-        mv[sc["round"]] = st.round / 7
+            mv[self.sc_to_move[(mover - me) % n]] = 1.0
+        mv[sc["round"]] = min(1.0, st.round / 7)
         phase = st.phase
-        mv[sc["cards-left"]] = (st.left if phase == "deploy" else 0) / 2
+        mv[sc["cards-left"]] = min(1.0, (st.left if phase == "deploy" else 0) / 2)
         mv[sc["teams"]] = float(st.teams)
-        got = sc.get(f"players:{n}")
+        got = self.sc_players.get(n)
         if got is not None:
             mv[got] = 1.0
-        got = sc.get(f"phase:{phase}")
+        got = self.sc_phase.get(phase)
         if got is not None:
             mv[got] = 1.0
         pend = st.pending
         if pend:
-            got = sc.get(f"pending:{pend['kind']}")
+            got = self.sc_pending.get(pend["kind"])
             if got is not None:
                 mv[got] = 1.0
             mv[sc["pending-is-me"]] = float(pend["seat"] == me)
             if "bf" in pend:
-                mv[sc[f"pending-tile:{st.tiles[pend['bf']]}"]] = 1.0
+                mv[self.sc_pending_tile[tiles[pend["bf"]]]] = 1.0
         if phase == "draft":
+            offer = self.sc_offer
             for t in st.offer:
-                mv[sc[f"offer:{t}"]] = mv[sc[f"offer:{t}"]] + 1.0
-        hand_inc = self.hand_inc
-        for c in st.hands[me]:
-            t = card_type(c)
-            k = sc[f"hand:{t}"]
-            mv[k] = mv[k] + hand_inc[t]
+                k = offer[t]
+                mv[k] = min(1.0, mv[k] + 1.0)
+        hand = st.hands[me]
+        if ss.hand is None or hand != ss.hand:  # the hand's scalars, as last written when it is the same
+            ss.hand, ss.hand_w = hand, self._sums([self.sc_hand[card_type(c)] for c in hand], self.hand_inc_sc)
+        for k, v in ss.hand_w:
+            mv[k] = v
         last = st.last_card[me]
         if last:
-            got = sc.get(f"last-deployed:{last.split('-')[1]}")
+            got = self.sc_last.get(last.split("-")[1])
             if got is not None:
-                mv[got] = mv[got] + 1.0
+                mv[got] = min(1.0, mv[got] + 1.0)
         vps = st.vp
+        hands = st.hands
         for s in range(n):
             rel = (s - me) % n
-            mv[sc[f"hand-size:+{rel}"]] = len(st.hands[s]) / 13
+            mv[self.sc_hand_size[rel]] = min(1.0, len(hands[s]) / 13)
             if vps:
-                mv[sc[f"vp:+{rel}"]] = vps[s] / 40
-        rk, ru = self.rk, self.ru
-        every = st.all_mask
-        for cid, known, _, _ in st.removed:
-            if known == every or over or (known >> me & 1):  # state.knows_removed(seat, known)
-                k = sc[f"removed-known:{card_type(cid)}"]
-                mv[k] = mv[k] + rk
-            else:
-                k = sc["removed-unknown"]
-                mv[k] = mv[k] + ru
+                mv[self.sc_vp[rel]] = min(1.0, vps[s] / 40)
+        removed = st.removed
+        if ss.removed is None or over != ss.over or removed != ss.removed:
+            ss.removed, ss.over = removed, over
+            every, removed_sc, unknown = st.all_mask, self.sc_removed, sc["removed-unknown"]
+            ss.removed_w = self._sums([removed_sc[card_type(cid)] if known == every or over or (known >> me & 1)
+                                       else unknown for cid, known, _, _ in removed], self.removed_inc)
+        for k, v in ss.removed_w:
+            mv[k] = v
+        for k in self.sc_maybe_negative:
+            if mv[k] < 0.0:
+                mv[k] = 0.0
         res = st.result()
         if res is not None:
             w = res.winner
             won = w is not None and w in (me, partner)
             mv[sc["result:draw" if w is None else ("result:won" if won else "result:lost")]] = 1.0
-        np.clip(out, 0.0, 1.0, out=out)
+        return ss.cur.copy()
+
+    def _planes(self, ss: _Seat, st: ClansState, mv: Any, me: int, n: int, partner: int, over: bool) -> None:
+        """Write again each Battlefield side whose inputs differ from those it was written from."""
+        sides = ss.sides
+        for i in range(len(st.tiles)):
+            info = st.outcome[i]
+            done = info is not None and bool(info.get("done"))
+            winner = info.get("winner") if done and info is not None else None
+            side_of = st.sides[i]
+            stacks = st.stacks[i]
+            bonus = st.bonus[i]
+            for j in (0, 1):
+                owner = side_of[j]
+                cards = stacks[j]
+                key = (owner, bonus[j], done, done and winner == owner, over)
+                old = sides[2 * i + j]
+                if old is not None and old.key == key and old.cards == cards:
+                    continue
+                if old is not None:
+                    for k in old.idx:
+                        mv[k] = 0.0
+                sides[2 * i + j] = _Side(key, cards, self._side(st, mv, me, n, partner, i, j, owner, cards,
+                                                               done, winner, over))
+
+    def _sums(self, idx: list[int], inc: dict[int, float]) -> list[tuple[int, float]]:
+        """Each scalar of ``idx`` (one entry per increment) and its float32 sum, clipped to 1."""
+        f = _F32
+        acc: dict[int, float] = {}
+        for k in idx:
+            f[0] = acc.get(k, 0.0) + inc[k]  # rounded to float32 at each step, as ``vec[k] += x``
+            acc[k] = f[0]
+        return [(k, v if v < 1.0 else 1.0) for k, v in acc.items()]
+
+    def _side(self, st: ClansState, mv: Any, me: int, n: int, partner: int, i: int, j: int, owner: int,
+              cards: list[Entry], done: bool, winner: Any, over: bool) -> list[int]:
+        """Write side ``j`` of Battlefield ``i`` (its cells are zeros), clipped to 1 as the JSON
+        encoder clips; the cells written."""
+        ch = self.ch
+        cell = self.tile_of[st.tiles[i]] * 2 + j
+        up, known_down, q4, q13 = self.up, self.known_down, self.q4, self.q13
+        c_down, c_unknown = ch["face-down"] + cell, ch["face-down-unknown"] + cell
+        out = [ch["in-play"] + cell, ch["vp"] + cell, self.owner[(owner - me) % n] + cell,
+               ch["partner"] + cell, ch["count"] + cell, ch["bonus"] + cell]
+        mv[out[0]] = 1.0
+        mv[out[1]] = st.table.vp(st.tiles[i]) / 6
+        mv[out[2]] = 1.0
+        mv[out[3]] = float(owner == partner)
+        mv[out[4]] = len(cards) / 13
+        mv[out[5]] = st.bonus[i][j] / 5
+        if done:
+            out.append(ch["resolved"] + cell)
+            out.append(ch["won"] + cell)
+            mv[out[-2]] = 1.0
+            mv[out[-1]] = float(winner == owner)
+        shown = False
+        for e in cards:
+            if e[1]:
+                shown = True
+                k = up[card_type(e[0])] + cell
+                mv[k] = mv[k] + q4
+                out.append(k)
+            else:
+                mv[c_down] = mv[c_down] + q13
+                out.append(c_down)
+                if over or (e[2] >> me & 1):  # state.knows(seat, e), face down
+                    k = known_down[card_type(e[0])] + cell
+                    mv[k] = mv[k] + q4
+                    out.append(k)
+                else:
+                    mv[c_unknown] = mv[c_unknown] + q13
+                    out.append(c_unknown)
+        if shown:  # the face-up cards' Strength (0 without any)
+            k = ch["strength-shown"] + cell
+            mv[k] = st.strength_shown(i, j) / 30
+            out.append(k)
+        for k in out:
+            v = mv[k]
+            if v > 1.0:
+                mv[k] = 1.0
+            elif v < 0.0:
+                mv[k] = 0.0
         return out

@@ -35,6 +35,25 @@ _FIELDS = ("present", "stands", "start", "row", "col", "hits", "fired", "reacted
 _KINDS = ("formation", "status", "quality", "class", "weapon")
 
 
+def _clip(x: float) -> float:
+    """``x`` clipped to [0, 1]."""
+    return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
+
+
+class _Seat:
+    """One seat's tensor over one table: the cells written outside the unit slots by the last call
+    (zeroed and written again at every call), and per unit its slot as last written (what it
+    showed, the scalars written), written again only when what it shows changed."""
+
+    def __init__(self, table: Any, cur: np.ndarray) -> None:
+        self.table = table
+        self.cur = cur
+        self.mv: Any = memoryview(cur)  # type: ignore[arg-type]
+        self.dyn: list[int] = []
+        self.slot_sig: dict[str, tuple[Any, ...]] = {}
+        self.slot_idx: dict[str, list[int]] = {}
+
+
 class HVObserver:
     """``observe(state, seat)`` for An Honourable Victory!."""
 
@@ -70,6 +89,14 @@ class HVObserver:
             self.ch[f"hits:{side}"], self.ch[f"engaged:{side}"],
             {fd: self.ch[f"facing:{side}:{fd}"] for fd in _FACING},
             {f: self.ch[f"formation:{side}:{f}"] for f in HV_FORMS}) for side in ("own", "enemy")}
+        #: per side ("own", "enemy"): the scalars tally, start-units, third-value, breakpoint, uncontested
+        self.side_sc: list[tuple[int, int, int, int, int]] = [
+            (self.sc[f"tally:{side}"], self.sc[f"start-units:{side}"], self.sc[f"third-value:{side}"],
+             self.sc[f"breakpoint:{side}"], self.sc[f"uncontested:{side}"]) for side in ("own", "enemy")]
+        #: the last table seen and its zones, as a set
+        self.zones_of: tuple[Any, frozenset[str]] = (None, frozenset())
+        #: per seat: its tensor and what it was written from
+        self.seats: dict[int, _Seat] = {}
         #: (limit, stands or hits) -> the float32 share of a unit's plane
         self.shares: dict[tuple[int, int], float] = {}
 
@@ -92,6 +119,13 @@ class HVObserver:
         if got is None:
             got = self.shares[(limit, n)] = r32(n / (HV_MAX_STANDS * limit))
         return got
+
+    def _zone_set(self, table: Any) -> frozenset[str]:
+        """The zones of ``table`` (kept for the last table seen)."""
+        got = self.zones_of
+        if got[0] is not table:
+            got = self.zones_of = (table, frozenset(table.zones()))
+        return got[1]
 
     def _table(self, st: HVState, me: int) -> np.ndarray:
         got = self.static.get(me)
@@ -126,18 +160,26 @@ class HVObserver:
 
     def observe(self, st: HVState, seat: int) -> Any:
         me = seat
-        out = self._table(st, me).copy()
-        mv: Any = memoryview(out)  # type: ignore[arg-type]
+        table = st.table
+        ss = self.seats.get(me)
+        if ss is None or ss.table is not table:
+            ss = self.seats[me] = _Seat(table, self._table(st, me).copy())
+        mv = ss.mv
+        # what the last call wrote outside the unit slots goes, and is written again below
+        for k in ss.dyn:
+            mv[k] = 0.0
+        dyn: list[int] = []
         ch, sc, rc = self.ch, self.sc, self._rc
         flip = me == 1
-        table = st.table
         width = table.width
         mine = "SN"[me]
         turn_back = 2 if flip else 0
         for s_, z in enumerate(st.daimyo):
             c = rc(z, flip, width) if z else None
             if c is not None:
-                mv[ch["daimyo:own" if s_ == me else "daimyo:enemy"] + c] = 1.0
+                k = ch["daimyo:own" if s_ == me else "daimyo:enemy"] + c
+                mv[k] = 1.0
+                dyn.append(k)
         p = st._top()
         att = st.att or {}
         pend_unit, pend_target = p.get("unit"), p.get("target")
@@ -152,6 +194,8 @@ class HVObserver:
             if b != a:
                 engaged_n[b] = engaged_n.get(b, 0) + 1
         quality_on = st.opts["quality"] != "off"  # state.quality(u)
+        slot_sig, slot_idx = ss.slot_sig, ss.slot_idx
+        seen: set[str] = set()
         for u in st.units.values():
             side = "own" if u.side == me else "enemy"
             c = rc(u.zone, flip, width) if u.zone else None
@@ -165,96 +209,124 @@ class HVObserver:
                     k = k2 + c
                     got = shares.get((limit, u.stands))
                     mv[k] = mv[k] + (self._share(limit, u.stands) if got is None else got)
+                    dyn.append(k)
                 k = p_units + c
                 mv[k] = mv[k] + per_unit
+                dyn.append(k)
                 if u.hits:
                     k = p_hits + c
                     got = shares.get((limit, u.hits))
                     mv[k] = mv[k] + (self._share(limit, u.hits) if got is None else got)
+                    dyn.append(k)
                 if engaged:
                     k = p_engaged + c
                     mv[k] = mv[k] + per_unit
+                    dyn.append(k)
                 k = p_facing[_FACING[fdi]] + c
                 mv[k] = mv[k] + per_unit
+                dyn.append(k)
                 k2 = p_form.get(u.form)
                 if k2 is not None:
                     k = k2 + c
                     mv[k] = mv[k] + per_unit
+                    dyn.append(k)
             num = uid[1:]
             if not num.isdigit() or not 1 <= int(num) <= m:
                 continue
+            # the unit's slot: written again only when what it shows changed
+            seen.add(uid)
+            sig = (u.stands, u.start, c, u.hits, u.fired, u.reacted, u.mounted, engaged, fdi, u.form, u.status,
+                   u.quality if quality_on else "seasoned", u.cls, u.weapon, pend_unit == uid,
+                   pend_target == uid, att_a == uid, att_t == uid, uid[:1] == mine)
+            if slot_sig.get(uid) == sig:
+                continue
+            was = slot_idx.get(uid)
+            if was is not None:
+                for k in was:
+                    mv[k] = 0.0
             f, facing, words = slots[("own" if uid[:1] == mine else "enemy", int(num))]
+            w = [f[0], f[1], f[2], facing[fdi]]
             mv[f[0]] = 1.0
-            mv[f[1]] = u.stands / HV_MAX_STANDS
-            mv[f[2]] = u.start / HV_MAX_STANDS
+            mv[f[1]] = _clip(u.stands / HV_MAX_STANDS)
+            mv[f[2]] = _clip(u.start / HV_MAX_STANDS)
+            mv[facing[fdi]] = 1.0
             if c is not None:
                 mv[f[3]] = (c // HV_COLS) / (HV_ROWS - 1)
                 mv[f[4]] = (c % HV_COLS) / (HV_COLS - 1)
+                w += (f[3], f[4])
             if u.hits:
-                mv[f[5]] = u.hits / HV_MAX_STANDS
-            if u.fired:
-                mv[f[6]] = 1.0
-            if u.reacted:
-                mv[f[7]] = 1.0
-            if u.mounted:
-                mv[f[8]] = 1.0
+                mv[f[5]] = _clip(u.hits / HV_MAX_STANDS)
+                w.append(f[5])
+            for flag, i in ((u.fired, 6), (u.reacted, 7), (u.mounted, 8), (pend_unit == uid, 10),
+                            (pend_target == uid, 11), (att_a == uid, 12), (att_t == uid, 13)):
+                if flag:
+                    mv[f[i]] = 1.0
+                    w.append(f[i])
             if engaged:
-                mv[f[9]] = engaged / 4
-            mv[facing[fdi]] = 1.0
+                mv[f[9]] = _clip(engaged / 4)
+                w.append(f[9])
             for kind, word in enumerate((u.form, u.status, u.quality if quality_on else "seasoned", u.cls,
                                          u.weapon)):
                 k2 = words[kind].get(word)
                 if k2 is not None:
                     mv[k2] = 1.0
-            if pend_unit == uid:
-                mv[f[10]] = 1.0
-            if pend_target == uid:
-                mv[f[11]] = 1.0
-            if att_a == uid:
-                mv[f[12]] = 1.0
-            if att_t == uid:
-                mv[f[13]] = 1.0
+                    w.append(k2)
+            slot_sig[uid], slot_idx[uid] = sig, w
+        for uid in [x for x in slot_sig if x not in seen]:  # a unit no longer in the state
+            for k in slot_idx.pop(uid):
+                mv[k] = 0.0
+            del slot_sig[uid]
         res = st.result()
         mover = None if res is not None or not st.stack else st.stack[-1]["seat"]
-        mv[sc["to-move-is-me"]] = float(mover == me)
-        mv[sc["initiative-is-me"]] = float(st.init == me)
         tl = max(1, st.opts["turn_limit"])
-        mv[sc["turn"]] = st.turn / tl
-        mv[sc["turn-limit"]] = tl / 100
-        mv[sc["width"]] = width / HV_COLS
-        mv[sc["limit"]] = limit / 9
-        mv[sc["declared-fire"]] = len(st.fire_decl[me]) / 10
+        for k, v in ((sc["to-move-is-me"], float(mover == me)), (sc["initiative-is-me"], float(st.init == me)),
+                     (sc["turn"], st.turn / tl), (sc["turn-limit"], tl / 100), (sc["width"], width / HV_COLS),
+                     (sc["limit"], limit / 9), (sc["declared-fire"], len(st.fire_decl[me]) / 10)):
+            mv[k] = v
+            dyn.append(k)
         if st.att is not None:
-            mv[sc["attack:cv"]] = att.get("cv", 0) / 6
-            mv[sc["attack:stands"]] = att.get("stands", 0) / HV_MAX_STANDS
-            mv[sc["attack:mine"]] = float((att.get("a") or "")[:1] == mine)
+            for k, v in ((sc["attack:cv"], att.get("cv", 0) / 6),
+                         (sc["attack:stands"], att.get("stands", 0) / HV_MAX_STANDS),
+                         (sc["attack:mine"], float((att.get("a") or "")[:1] == mine))):
+                mv[k] = v
+                dyn.append(k)
             die = self.die
             for d in att.get("dice", []):
                 got = sc.get(f"attack:die{d}")
                 if got is not None:
                     mv[got] = mv[got] + die
+                    dyn.append(got)
         # state.uncontested(side), from the zones each side holds on the table (one pass)
         held: tuple[set[str], set[str]] = (set(), set())
         for u in st.units.values():
             if u.status == "table":
                 held[u.side].add(u.zone)
-        zones = table.zones()
+        zones = self._zone_set(table)
         for s_ in (0, 1):
-            side = "own" if s_ == me else "enemy"
+            tally_i, start_i, third_i, break_i, unc_i = self.side_sc[0 if s_ == me else 1]
             third, breakpoint = st.values(s_)
-            mv[sc[f"tally:{side}"]] = st.tally[s_] / 20
-            mv[sc[f"start-units:{side}"]] = st.start_units[s_] / 20
-            mv[sc[f"third-value:{side}"]] = third / 20
-            mv[sc[f"breakpoint:{side}"]] = breakpoint / 20
-            ours, theirs = held[s_], held[1 - s_]
-            mv[sc[f"uncontested:{side}"]] = sum(1 for z in zones if z in ours and z not in theirs) / 20
+            mv[tally_i] = st.tally[s_] / 20
+            mv[start_i] = st.start_units[s_] / 20
+            mv[third_i] = third / 20
+            mv[break_i] = breakpoint / 20
+            mv[unc_i] = len((held[s_] - held[1 - s_]) & zones) / 20
+            dyn += (tally_i, start_i, third_i, break_i, unc_i)
         decision = p.get("t")
         if decision:
             got = sc.get(f"decision:{decision}")
             if got is not None:
                 mv[got] = 1.0
+                dyn.append(got)
         if res is not None:
-            w = res.winner
-            mv[sc["result:draw" if w is None else ("result:won" if w == me else "result:lost")]] = 1.0
-        np.clip(out, 0.0, 1.0, out=out)
-        return out
+            w_ = res.winner
+            k = sc["result:draw" if w_ is None else ("result:won" if w_ == me else "result:lost")]
+            mv[k] = 1.0
+            dyn.append(k)
+        for k in dyn:  # clipped to [0, 1] as the JSON encoder clips
+            v = mv[k]
+            if v > 1.0:
+                mv[k] = 1.0
+            elif v < 0.0:
+                mv[k] = 0.0
+        ss.dyn = dyn
+        return ss.cur.copy()
