@@ -277,7 +277,20 @@ def _builtin_scenarios(edition: str) -> dict[str, Path]:
 
 
 def load_builtin(scenario_id: str, edition: str = "gmt") -> Scenario:
+    """A shipped scenario, validated: a copy of its own (the caller may change it)."""
+    return shared_builtin(scenario_id, edition).model_copy(deep=True)
+
+
+def shared_builtin(scenario_id: str, edition: str = "gmt") -> Scenario:
+    """A shipped scenario, read and validated once per run and shared: read it, never change it
+    (``CCSamuraiGame.new_state`` sets every game up from it)."""
     files = builtin_scenarios(edition)
     if scenario_id not in files:
         raise FormatError(f"unknown scenario {scenario_id!r}; known: {', '.join(files)}")
-    return load_scenario_file(files[scenario_id])
+    return _shared_builtin(scenario_id, edition)
+
+
+@lru_cache(maxsize=64)
+def _shared_builtin(scenario_id: str, edition: str) -> Scenario:
+    # the shipped files never change while Kassen runs (as _builtin_scenarios assumes)
+    return load_scenario_file(_builtin_scenarios(edition)[scenario_id])
