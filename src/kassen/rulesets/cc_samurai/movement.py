@@ -123,12 +123,13 @@ class MovementRules(CCStateData):
         frontier = [h]
         seen = {h: 0}
         exits = self.exits[side]
+        out2 = OUT2[h]
         for step in range(1, allowance + 1):
             nxt: list[Hex] = []
             for cur in frontier:
                 if cur in exits and "off" not in out:
                     out["off"] = step
-                for n in (OUT2[(h, cur)] if step == 2 else NBRS[cur]):
+                for n in (out2[cur] if step == 2 else NBRS[cur]):
                     if n in seen:
                         continue
                     ter = terc[n]
@@ -185,12 +186,13 @@ class MovementRules(CCStateData):
         seen = {h: 0}
         frontier = [h]
         base = self.baseline_row(side)
+        out2 = OUT2[h]
         for step in range(1, allowance + 1):
             nxt: list[Hex] = []
             for cur in frontier:
                 if cur[1] == base and "off" not in out:
                     out["off"] = step
-                for n in (OUT2[(h, cur)] if step == 2 else NBRS[cur]):
+                for n in (out2[cur] if step == 2 else NBRS[cur]):
                     if n in seen or n in HALF:
                         continue
                     ter = terc[n]

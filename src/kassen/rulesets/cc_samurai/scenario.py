@@ -165,13 +165,13 @@ def check_scenario(scen: Scenario, where: str) -> None:
     tables = load_tables(scen.scenario.edition)
     board = HexBoard()
 
-    def hx(text: str, field: str) -> tuple[int, int]:
+    def hx(text: str, field: str) -> tuple[int, ...]:
         try:
             return board.parse(text)
         except FormatError as exc:
             raise FormatError(f"{where}: field {field}: {exc}") from None
 
-    seen_terrain: dict[tuple[int, int], str] = {}
+    seen_terrain: dict[tuple[int, ...], str] = {}
     for slug, hexes in scen.terrain.items():
         if slug not in tables.terrain or slug in ("countryside", "tent"):
             known = ", ".join(t for t in tables.terrain if t not in ("countryside", "tent"))
@@ -181,7 +181,7 @@ def check_scenario(scen: Scenario, where: str) -> None:
             if h in seen_terrain:
                 raise FormatError(f"{where}: field terrain.{slug}[{i}]: {t} already has terrain {seen_terrain[h]}")
             seen_terrain[h] = slug
-    occupied: dict[tuple[int, int], str] = {}
+    occupied: dict[tuple[int, ...], str] = {}
     for side in SIDES:
         army = scen.red if side == "red" else scen.blue
         commanders = 0
