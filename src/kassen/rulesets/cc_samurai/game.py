@@ -40,9 +40,6 @@ class CCSamuraiGame(Game):
         """Whether the card can be dealt: every Command card of the rules list can."""
         return slug in self.tables.command
 
-    def side_label(self, state: CCState, side: int) -> str:
-        return self.seats[side]
-
     def scenarios(self) -> list[str]:
         ids = list(builtin_scenarios(self.edition))
         ids.sort(key=lambda s: (s != DEFAULT_SCENARIO, s))

@@ -382,7 +382,7 @@ class CCState(
             act(self, task, action)
 
     def advance(self) -> None:
-        empty_tents = self.t.rules.tent_removed_when_empty
+        empty_tents = self.t.tent_removed_when_empty
         while self._result is None:
             stack = self.stack
             if not stack:
@@ -426,7 +426,7 @@ class CCState(
 
     # ----------------------------------------------------------------- basics
     def side_name(self, side: int) -> str:
-        return self.game.side_label(self, side)  # type: ignore[attr-defined,no-any-return]
+        return self.game.seats[side]  # "Red", "Blue": the game's seat names
 
     def name(self, h: Hex) -> str:
         got = _NAMES.get(h)
@@ -509,7 +509,7 @@ class CCState(
         return self._result is not None
 
     def before_step(self) -> None:
-        if self.tents and self.t.rules.tent_removed_when_empty:
+        if self.tents and self.t.tent_removed_when_empty:
             self._empty_tents()
 
     # -------------------------------------------------------- serialization
