@@ -87,7 +87,11 @@ def _diff_hexes(old: dict[Hex, Any], new: dict[Hex, Any]) -> list[Hex]:
     """Hexes whose piece differs between two piece maps."""
     if old is new:
         return []
-    out = [h for h, p in new.items() if old.get(h) != p]
+    out: list[Hex] = []
+    for h, p in new.items():
+        q = old.get(h)
+        if q is not p and q != p:  # most pieces are the same objects: no compare of their fields
+            out.append(h)
     out.extend(h for h in old if h not in new)
     return out
 
@@ -174,12 +178,13 @@ class CCStateData:
     events: tuple[Event, ...]
     _ev: list[Event]
     _legal: list[str] | None
-    #: movement searches of this state, and of the state it was cloned from (reused by apply)
-    _mv: dict[tuple[str, Hex], Dests]
-    _mv_prev: dict[tuple[str, Hex], Dests]
+    #: movement searches of this state, and of the state it was cloned from (reused by apply),
+    #: keyed by ``movement.UNIT_KEY`` / ``LEADER_KEY`` of the hex
+    _mv: dict[str, Dests]
+    _mv_prev: dict[str, Dests]
     #: how far each search of ``_mv`` looked (its allowance): a change farther away leaves it valid
-    _mvr: dict[tuple[str, Hex], int]
-    _mvr_prev: dict[tuple[str, Hex], int]
+    _mvr: dict[str, int]
+    _mvr_prev: dict[str, int]
     #: the parent's pieces and movement context, to tell which of its searches still hold
     _prev_units: dict[Hex, Unit] | None
     _prev_leaders: dict[Hex, Leader]

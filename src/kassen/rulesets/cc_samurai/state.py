@@ -149,12 +149,13 @@ class CCState(
         self._cow = 0
         #: tasks of the stack below this index may be the parent's (``own_top``)
         self._stk_shared = 0
-        #: movement searches of this state, and of the state it was cloned from (reused by apply)
-        self._mv: dict[tuple[str, Hex], Dests] = {}
-        self._mv_prev: dict[tuple[str, Hex], Dests] = {}
+        #: movement searches of this state, and of the state it was cloned from (reused by apply),
+        #: keyed by ``movement.UNIT_KEY`` / ``LEADER_KEY`` of the hex
+        self._mv: dict[str, Dests] = {}
+        self._mv_prev: dict[str, Dests] = {}
         #: how far each search of ``_mv`` looked (its allowance): a change farther away leaves it valid
-        self._mvr: dict[tuple[str, Hex], int] = {}
-        self._mvr_prev: dict[tuple[str, Hex], int] = {}
+        self._mvr: dict[str, int] = {}
+        self._mvr_prev: dict[str, int] = {}
         #: the parent's pieces and movement context, to tell which of its searches still hold
         self._prev_units: dict[Hex, Unit] | None = None
         self._prev_leaders: dict[Hex, Leader] = {}
