@@ -58,8 +58,12 @@ _DECISION_NAMES = {
 }
 
 
-#: memo of ``_order_cache``: (slots, side, bottom) -> {(hex, symbol): slots accepting the piece}
-_VECTORS: dict[tuple[Any, ...], dict[tuple[Hex, str | None], tuple[bool, ...]]] = {}
+#: memo of ``_order_cache``: (slots, side, bottom) -> {symbol: {hex: slots accepting the piece}}
+#: (nested: a look-up builds no key)
+_VECTORS: dict[tuple[Any, ...], dict[str | None, dict[Hex, tuple[bool, ...]]]] = {}
+#: piece id -> its key in the turn's orders (``u:<uid>``, ``l:<lid>``), built once
+_UNIT_KEYS: dict[str, str] = {}
+_LEADER_KEYS: dict[str, str] = {}
 #: memo of ``_order_actions``: (vectors of the pieces ordered, vector of one more) -> all fit
 _FITS: dict[tuple[Any, ...], bool] = {}
 
@@ -79,7 +83,8 @@ class Dests(dict[str, int]):
     __slots__ = ("acts",)
 
     def __init__(self) -> None:
-        super().__init__()
+        # no ``super().__init__()``: ``dict.__init__`` without arguments does nothing, and compiled
+        # it is a look-up of ``super`` and two generic calls per search
         self.acts: list[str] | None = None
 
 
