@@ -131,3 +131,29 @@ def test_los_long_shallow_diagonal():
     assert BOARD.distance(P("B1"), P("N3")) == 7
     assert all(h[1] in (0, 1, 2) for h in cells.through)
     assert P("D1") in cells.through and P("L3") in cells.through
+
+
+def test_every_hex_handed_out_is_one_of_the_boards_own_tuples():
+    """Hexes are dict keys on every rule step: handing out the board's own tuple objects lets a
+    look-up find its key by identity (the compiled build keeps hexes as these objects)."""
+    own = {id(h) for h in BOARD.cells}
+    for h in BOARD.cells:
+        assert id(BOARD.parse(BOARD.name(h))) in own
+        assert id(BOARD.parse(BOARD.name(h).lower())) in own  # the slow path too
+        assert all(id(n) in own for n in BOARD.neighbours(h))
+        assert all(id(n) in own for n in BOARD.within(h, 2))
+
+
+def test_the_c_and_c_tables_hold_the_boards_own_hexes():
+    from kassen.rulesets.cc_samurai.board import CANON, NBRS, OUT2, board
+
+    b = board()
+    own = {id(h) for h in b.cells}
+    assert all(id(CANON[h]) in own and CANON[h] == h for h in b.cells)
+    assert CANON.get((0, 0)) is None  # off the board (row 1 is full: A1 is no hex)
+    for h, ns in NBRS.items():
+        assert id(h) in own and all(id(n) in own for n in ns)
+        assert set(OUT2[h]) == set(ns)
+        for n, far in OUT2[h].items():
+            assert all(id(c) in own and BOARD.distance(h, c) == 2 for c in far)
+            assert set(far) == {c for c in NBRS[n] if BOARD.distance(h, c) == 2}

@@ -38,7 +38,11 @@ from functools import cache
 
 from kassen.engine.errors import FormatError
 
-Hex = tuple[int, int]
+#: ``(x, r)``. Typed as a tuple of any length on purpose: mypyc unboxes a ``tuple[int, int]`` into a
+#: C struct and boxes it into a new tuple object for every dict look-up (allocation, hash, compare
+#: element by element, free); kept boxed, a hex stays the board's own object (``HexBoard`` hands
+#: out only those) and a dict finds it by identity
+Hex = tuple[int, ...]
 
 #: neighbour offsets in doubled-width coordinates
 DIRECTIONS: tuple[Hex, ...] = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))
@@ -74,12 +78,16 @@ class HexBoard:
                 cells.extend((x, r) for x in range(0, 2 * width + 1, 2))
         self.cells: tuple[Hex, ...] = tuple(cells)
         self._cellset = frozenset(cells)
+        #: every hex tuple handed out is one of ``cells`` (the same object): a dict keyed by hexes
+        #: then finds its key by identity, without comparing tuples
+        canon = {h: h for h in cells}
+        self._canon = canon
         self._line_cache: dict[tuple[Hex, Hex], LineCells] = {}
         self._within: dict[tuple[Hex, int], tuple[Hex, ...]] = {}
         self._names = {h: f"{chr(ord('A') + h[0])}{h[1] + 1}" for h in cells}
         self._parsed = {v: k for k, v in self._names.items()}
         self._nbrs = {
-            h: [(h[0] + dx, h[1] + dr) for dx, dr in DIRECTIONS if (h[0] + dx, h[1] + dr) in self._cellset]
+            h: [canon[(h[0] + dx, h[1] + dr)] for dx, dr in DIRECTIONS if (h[0] + dx, h[1] + dr) in canon]
             for h in cells
         }
 
@@ -119,12 +127,12 @@ class HexBoard:
         r = int(t[1:]) - 1
         if not 0 <= r < self.rows:
             raise FormatError(f"{text!r} is not a hex: rows run from 1 to {self.rows}")
-        h = (x, r)
-        if h not in self._cellset:
+        got = self._canon.get((x, r))
+        if got is None:
             letters = " ".join(self.name(c)[0] for c in self.row_hexes(r))
             kind = "full" if self.is_full_row(r) else "short"
             raise FormatError(f"{text!r} is not a hex: row {r + 1} is a {kind} row, its columns are {letters}")
-        return h
+        return got
 
     # -- adjacency and distance -------------------------------------------
     def neighbours(self, h: Hex) -> list[Hex]:

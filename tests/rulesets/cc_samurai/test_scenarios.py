@@ -167,3 +167,29 @@ def test_cli_draws_every_scenario(game, scenario_id):
     result = runner.invoke(app, ["scenarios", "show", scenario_id, "--game", game.id])
     assert result.exit_code == 0, result.output
     assert game.load_scenario(scenario_id).scenario.name in result.output
+
+
+def test_new_state_reads_a_builtin_scenario_once_and_no_game_changes_it():
+    """new_state sets every game up from one validated model per scenario (read only);
+    load_scenario still hands out a copy of its own."""
+    from kassen.ai.players import RandomPlayer
+    from kassen.rulesets.cc_samurai.scenario import load_scenario_file, shared_builtin
+
+    game = GAME
+    for sid in ("first-samurai-skirmish", "sekigahara-1600"):
+        shared = shared_builtin(sid)
+        assert shared_builtin(sid) is shared
+        copy = game.load_scenario(sid)
+        assert copy is not shared and copy.model_dump() == shared.model_dump()
+        copy.red.pieces.clear()  # a caller's copy may be changed: the shared model is not
+        for seed in (0, 1):
+            state = game.new_state(sid, seed)
+            players = [RandomPlayer(seed * 7919 + i) for i in range(2)]
+            for _ in range(300):
+                seat = state.to_move()
+                if seat is None:
+                    break
+                state = state.apply(players[seat].choose(state, seat))
+        fresh = load_scenario_file(builtin_scenarios()[sid])
+        assert shared.model_dump() == fresh.model_dump()
+        assert game.new_state(sid, 5).to_json() == game.setup(fresh, 5).to_json()

@@ -360,3 +360,14 @@ def test_zvezda_a_gmt_unit_code_in_a_zvezda_battle_names_the_known_units():
             [blue]
             pieces = [{ at = "K10", unit = "ASp" }]
         """, game=ZVEZDA)
+
+
+def test_the_tables_carry_each_editions_rule_flags():
+    """The compiled tables keep the edition's flags (``rules``) and a native copy of the one
+    read before every automatic step."""
+    gmt, zv = load_tables("gmt"), load_tables("zvezda")
+    assert (gmt.edition, zv.edition) == ("gmt", "zvezda")
+    assert gmt.rules.tent_removed_when_empty is False and zv.rules.tent_removed_when_empty is True
+    for t in (gmt, zv):
+        assert t.tent_removed_when_empty is t.rules.tent_removed_when_empty
+        assert t.command_ids and set(t.command_ids.values()) <= set(t.command)

@@ -75,15 +75,17 @@ def _sections(h: Hex, side: int, bottom: int) -> frozenset[str]:
 
 # -- tables of the one shared battlefield, built once (the hot loops index them directly) --
 _CELLS = _BOARD.cells
+#: (x, r) -> the board's own hex tuple (the same object: dict look-ups by identity); off-board: absent
+CANON: dict[Hex, Hex] = {h: h for h in _CELLS}
 #: hex -> notation
 NAMES: dict[Hex, str] = {h: _BOARD.name(h) for h in _CELLS}
 #: hex -> its neighbours on the battlefield, in ``HexBoard.neighbours`` order (never copied)
 NBRS: dict[Hex, tuple[Hex, ...]] = {h: tuple(_BOARD.neighbours(h)) for h in _CELLS}
 #: the side half-hexes
 HALF: frozenset[Hex] = frozenset(h for h in _CELLS if _BOARD.is_half(h))
-#: (hex, a neighbour) -> the neighbour's neighbours at distance 2 of the hex: all that a search
+#: hex -> {a neighbour -> the neighbour's neighbours at distance 2 of the hex}: all that a search
 #: from the hex can newly reach in its second step (the hex and its neighbours are decided
-#: in the first one, for good)
-OUT2: dict[tuple[Hex, Hex], tuple[Hex, ...]] = {
-    (h, n): tuple(c for c in NBRS[n] if _BOARD.distance(h, c) == 2) for h in _CELLS for n in NBRS[h]
+#: in the first one, for good); nested, so that a look-up builds no key
+OUT2: dict[Hex, dict[Hex, tuple[Hex, ...]]] = {
+    h: {n: tuple(c for c in NBRS[n] if _BOARD.distance(h, c) == 2) for n in NBRS[h]} for h in _CELLS
 }

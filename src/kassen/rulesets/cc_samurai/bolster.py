@@ -15,7 +15,7 @@ from mypy_extensions import trait
 from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
-from kassen.rulesets.cc_samurai.board import Unit
+from kassen.rulesets.cc_samurai.board import CANON, Unit
 from kassen.rulesets.cc_samurai.common import (
     LEADER_NAME,
     CCStateData,
@@ -117,8 +117,8 @@ class BolsterRules(CCStateData):
         r = h[1] + self.back_dir(u.side)
         out = []
         for dx in (-1, 1):
-            n = (h[0] + dx, r)
-            if n not in self.b or self.ter(n).impassable or n in self.units:
+            n = CANON.get((h[0] + dx, r))
+            if n is None or self.ter(n).impassable or n in self.units:
                 continue
             if self.b.is_half(n) and (h in self.leaders or not self.t.rules.retreat_onto_half_hexes):
                 continue  # the attached Leader may never enter a half-hex; Zvezda units neither (R40)

@@ -58,8 +58,12 @@ _DECISION_NAMES = {
 }
 
 
-#: memo of ``_order_cache``: (slots, side, bottom) -> {(hex, symbol): slots accepting the piece}
-_VECTORS: dict[tuple[Any, ...], dict[tuple[Hex, str | None], tuple[bool, ...]]] = {}
+#: memo of ``_order_cache``: (slots, side, bottom) -> {symbol: {hex: slots accepting the piece}}
+#: (nested: a look-up builds no key)
+_VECTORS: dict[tuple[Any, ...], dict[str | None, dict[Hex, tuple[bool, ...]]]] = {}
+#: piece id -> its key in the turn's orders (``u:<uid>``, ``l:<lid>``), built once
+_UNIT_KEYS: dict[str, str] = {}
+_LEADER_KEYS: dict[str, str] = {}
 #: memo of ``_order_actions``: (vectors of the pieces ordered, vector of one more) -> all fit
 _FITS: dict[tuple[Any, ...], bool] = {}
 
@@ -79,7 +83,8 @@ class Dests(dict[str, int]):
     __slots__ = ("acts",)
 
     def __init__(self) -> None:
-        super().__init__()
+        # no ``super().__init__()``: ``dict.__init__`` without arguments does nothing, and compiled
+        # it is a look-up of ``super`` and two generic calls per search
         self.acts: list[str] | None = None
 
 
@@ -87,7 +92,11 @@ def _diff_hexes(old: dict[Hex, Any], new: dict[Hex, Any]) -> list[Hex]:
     """Hexes whose piece differs between two piece maps."""
     if old is new:
         return []
-    out = [h for h, p in new.items() if old.get(h) != p]
+    out: list[Hex] = []
+    for h, p in new.items():
+        q = old.get(h)
+        if q is not p and q != p:  # most pieces are the same objects: no compare of their fields
+            out.append(h)
     out.extend(h for h in old if h not in new)
     return out
 
@@ -174,12 +183,13 @@ class CCStateData:
     events: tuple[Event, ...]
     _ev: list[Event]
     _legal: list[str] | None
-    #: movement searches of this state, and of the state it was cloned from (reused by apply)
-    _mv: dict[tuple[str, Hex], Dests]
-    _mv_prev: dict[tuple[str, Hex], Dests]
+    #: movement searches of this state, and of the state it was cloned from (reused by apply),
+    #: keyed by ``movement.UNIT_KEY`` / ``LEADER_KEY`` of the hex
+    _mv: dict[str, Dests]
+    _mv_prev: dict[str, Dests]
     #: how far each search of ``_mv`` looked (its allowance): a change farther away leaves it valid
-    _mvr: dict[tuple[str, Hex], int]
-    _mvr_prev: dict[tuple[str, Hex], int]
+    _mvr: dict[str, int]
+    _mvr_prev: dict[str, int]
     #: the parent's pieces and movement context, to tell which of its searches still hold
     _prev_units: dict[Hex, Unit] | None
     _prev_leaders: dict[Hex, Leader]

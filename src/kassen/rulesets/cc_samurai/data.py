@@ -18,6 +18,7 @@ from kassen.engine.errors import FormatError
 
 # re-exported: the rules import the types from here
 from kassen.rulesets.cc_samurai.facts import Symbol as Symbol
+from kassen.rulesets.cc_samurai.facts import Tables as Tables
 from kassen.rulesets.cc_samurai.facts import TerrainType as TerrainType
 from kassen.rulesets.cc_samurai.facts import UnitType as UnitType
 
@@ -157,40 +158,6 @@ class Edition(BaseModel):
     tactic_total: int | None = None
 
 
-class Tables:
-    """All data tables, with the physical decks as lists of card-instance ids."""
-
-    def __init__(
-        self,
-        units: dict[str, UnitType],
-        terrain: dict[str, TerrainType],
-        command: list[CommandCard],
-        dragon: list[DragonCard],
-        edition: str = "gmt",
-        rules: EditionRules | None = None,
-    ) -> None:
-        #: "gmt" or "zvezda"
-        self.edition = edition
-        self.rules = rules if rules is not None else EditionRules()
-        self.units = units
-        self.terrain = terrain
-        self.command = {c.slug: c for c in command}
-        self.dragon = {c.slug: c for c in dragon}
-        #: card-instance id -> slug, e.g. "C#07" -> "order-two-center" (the # keeps ids apart from hex names)
-        self.command_ids: dict[str, str] = {}
-        n = 0
-        for c in command:
-            for _ in range(c.copies):
-                n += 1
-                self.command_ids[f"C#{n:02d}"] = c.slug
-        self.dragon_ids: dict[str, str] = {}
-        n = 0
-        for d in dragon:
-            for _ in range(d.copies):
-                n += 1
-                self.dragon_ids[f"D#{n:02d}"] = d.slug
-
-
 EDITIONS = ("gmt", "zvezda")
 
 
@@ -234,7 +201,7 @@ def load_tables(edition: str = "gmt") -> Tables:
     ]
     if edition == "gmt":
         _check_decks(command, dragon, "command_cards.toml", 60, 40, None, None)
-        return Tables(units, _native(terrain), command, dragon)
+        return Tables(units, _native(terrain), command, dragon, "gmt", EditionRules())
     ed: Edition = _validated(Edition, _read(f"{edition}.toml"), f"{edition}.toml")
     where = f"{edition}.toml"
     zunits: dict[str, UnitType] = {}

@@ -1,6 +1,7 @@
-"""Unit and terrain types as the rules read them: plain typed classes, compiled with the
-rules (issue 15), so a read of ``ut.cavalry`` or ``ter.stop`` is a native attribute read
-instead of a pydantic model's attribute look-up and an interpreted property.
+"""Unit and terrain types, and the tables holding them, as the rules read them: plain typed
+classes, compiled with the rules (issue 15), so a read of ``ut.cavalry``, ``ter.stop`` or
+``self.t.units`` is a native attribute read instead of a pydantic model's (or a Python
+object's) attribute look-up and an interpreted property.
 
 The tables are validated by the pydantic models of :mod:`data` (``UnitTypeModel``,
 ``TerrainTypeModel``) and converted once, by :func:`data.load_tables`. ``model_dump``
@@ -9,7 +10,10 @@ gives the validated model's dump (``kassen rules --json``).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # data.py imports this module: its pydantic types are for the checker only
+    from kassen.rulesets.cc_samurai.data import CommandCard, DragonCard, EditionRules
 
 Symbol = Literal["circle", "triangle", "square", "swords"]
 
@@ -100,3 +104,33 @@ class TerrainType:
 
     def __repr__(self) -> str:
         return f"TerrainType({self.slug!r})"
+
+
+class Tables:
+    """All data tables, with the physical decks as lists of card-instance ids (built by
+    :func:`data.load_tables`; compiled, so ``self.t.units`` in the rules is a native read)."""
+
+    def __init__(self, units: dict[str, UnitType], terrain: dict[str, TerrainType], command: list[CommandCard],
+                 dragon: list[DragonCard], edition: str, rules: EditionRules) -> None:
+        #: "gmt" or "zvezda"
+        self.edition = edition
+        self.rules = rules
+        #: ``rules.tent_removed_when_empty``, read before every automatic step
+        self.tent_removed_when_empty: bool = rules.tent_removed_when_empty
+        self.units = units
+        self.terrain = terrain
+        self.command: dict[str, CommandCard] = {c.slug: c for c in command}
+        self.dragon: dict[str, DragonCard] = {c.slug: c for c in dragon}
+        #: card-instance id -> slug, e.g. "C#07" -> "order-two-center" (the # keeps ids apart from hex names)
+        self.command_ids: dict[str, str] = {}
+        n = 0
+        for c in command:
+            for _ in range(c.copies):
+                n += 1
+                self.command_ids[f"C#{n:02d}"] = c.slug
+        self.dragon_ids: dict[str, str] = {}
+        n = 0
+        for d in dragon:
+            for _ in range(d.copies):
+                n += 1
+                self.dragon_ids[f"D#{n:02d}"] = d.slug

@@ -16,6 +16,7 @@ from kassen.rulesets.cc_samurai.scenario import (
     builtin_scenarios,
     load_builtin,
     load_scenario_file,
+    shared_builtin,
 )
 from kassen.rulesets.cc_samurai.state import POOL_TOTAL, CCState
 
@@ -39,9 +40,6 @@ class CCSamuraiGame(Game):
         """Whether the card can be dealt: every Command card of the rules list can."""
         return slug in self.tables.command
 
-    def side_label(self, state: CCState, side: int) -> str:
-        return self.seats[side]
-
     def scenarios(self) -> list[str]:
         ids = list(builtin_scenarios(self.edition))
         ids.sort(key=lambda s: (s != DEFAULT_SCENARIO, s))
@@ -52,13 +50,19 @@ class CCSamuraiGame(Game):
 
     def load_scenario(self, scenario: str | None) -> Scenario:
         """A built-in scenario id, or a path to a scenario/position file."""
+        return self._scenario(scenario, False)
+
+    def _scenario(self, scenario: str | None, shared: bool) -> Scenario:
+        """``load_scenario``; with ``shared``, a built-in one is the model read once per run
+        (``scenario.shared_builtin``: read only) instead of a copy of it."""
+        builtin = shared_builtin if shared else load_builtin
         if scenario is None:
-            return load_builtin(DEFAULT_SCENARIO, self.edition)
+            return builtin(DEFAULT_SCENARIO, self.edition)
         path = Path(scenario)
         if scenario.endswith(".toml") or path.exists():
             scen = load_scenario_file(path)
         else:
-            scen = load_builtin(scenario, self.edition)
+            scen = builtin(scenario, self.edition)
         if scen.scenario.edition != self.edition:
             other = "cc-samurai" if scen.scenario.edition == "gmt" else f"cc-samurai-{scen.scenario.edition}"
             raise FormatError(f"{scenario}: a battle of the {scen.scenario.edition} edition; play it as the game {other}")
@@ -68,10 +72,11 @@ class CCSamuraiGame(Game):
         """The battle ``scenario`` set up with ``seed``; C&C Samurai takes no options."""
         if options:
             raise FormatError(f"{self.name} has no game options; got {', '.join(sorted(options))}")
-        return self.setup(self.load_scenario(scenario), seed)
+        # a built-in scenario is read and validated once per run: setup only reads it
+        return self.setup(self._scenario(scenario, True), seed)
 
     def setup(self, scen: Scenario, seed: int) -> CCState:
-        """Setting Up the Game, steps 1-11, then any position overrides."""
+        """Setting Up the Game, steps 1-11, then any position overrides (``scen`` is only read)."""
         if scen.scenario.edition != self.edition:
             raise FormatError(f"{scen.scenario.id}: a battle of the {scen.scenario.edition} edition, "
                               f"not of {self.name}")

@@ -15,7 +15,7 @@ from mypy_extensions import trait
 
 from kassen.engine.dice import Face
 from kassen.engine.hexgrid import Hex
-from kassen.rulesets.cc_samurai.board import Leader, Unit
+from kassen.rulesets.cc_samurai.board import CANON, Leader, Unit
 from kassen.rulesets.cc_samurai.common import (
     LEADER_NAME,
     CCStateData,
@@ -101,8 +101,8 @@ class LeaderRules(CCStateData):
             nxt = []
             for cur in frontier:
                 for dx in (-1, 1):
-                    n = (cur[0] + dx, cur[1] + back)
-                    if n not in self.b or self.b.is_half(n) or self.ter(n).impassable:
+                    n = CANON.get((cur[0] + dx, cur[1] + back))
+                    if n is None or self.b.is_half(n) or self.ter(n).impassable:
                         continue
                     u = self.units.get(n)
                     other = self.leaders.get(n)
@@ -137,8 +137,8 @@ class LeaderRules(CCStateData):
             nxt: set[Hex] = set()
             for cur in frontier:
                 for dx in (-1, 1):
-                    n = (cur[0] + dx, cur[1] + back)
-                    if n not in self.b or self.b.is_half(n) or self.ter(n).impassable:
+                    n = CANON.get((cur[0] + dx, cur[1] + back))
+                    if n is None or self.b.is_half(n) or self.ter(n).impassable:
                         continue
                     u, other = self.units.get(n), self.leaders.get(n)
                     if (u is not None and u.side != ld.side) or (other is not None and other.side != ld.side):

@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 #: hex -> ``move F3 `` and ``move F3 leader `` (a destination follows)
 MOVE_PRE: dict[Hex, str] = {h: f"move {n} " for h, n in NAMES.items()}
 MOVE_LEADER_PRE: dict[Hex, str] = {h: f"move {n} leader " for h, n in NAMES.items()}
+#: hex -> the key of its unit's and of its Leader's movement search in ``_mv``: strings, whose hash
+#: is computed once (a tuple key's is computed again at every look-up)
+UNIT_KEY: dict[Hex, str] = {h: "u" + n for h, n in NAMES.items()}
+LEADER_KEY: dict[Hex, str] = {h: "l" + n for h, n in NAMES.items()}
 
 
 @trait
@@ -64,6 +68,10 @@ class MovementRules(CCStateData):
                 move, bmove = move + 1, bmove + 1
         return move, bmove
 
+    def _same_move_ctx(self: CCState) -> bool:
+        """Whether the movement context is the parent's (element by element: identical, or else equal)."""
+        return self._prev_units is not None and self._prev_ctx == self._move_ctx()
+
     def _move_ctx(self: CCState) -> tuple[Any, ...]:
         """What a movement search depends on besides the pieces near it (compared by identity)."""
         ti = self.ti
@@ -71,22 +79,23 @@ class MovementRules(CCStateData):
         return (spec, spec.get("effect") if spec else None, len(ti["orders"]), len(ti["effects"]),
                 self.active, self.terrain)
 
-    def _reused_search(self: CCState, key: tuple[str, Hex]) -> Dests | None:
+    def _reused_search(self: CCState, key: str, h: Hex, same_ctx: bool | None = None) -> Dests | None:
         """The parent state's search for ``key`` when nothing it looked at has changed since:
-        the same movement context, and every hex whose pieces differ farther than it looked."""
+        the same movement context (``same_ctx``, when the caller compared it), and every hex whose
+        pieces differ farther than it looked."""
         prev = self._mv_prev.get(key)
         if prev is None or self._prev_units is None:
             return None
-        pc = self._prev_ctx
-        assert pc is not None
-        if pc != self._move_ctx():  # element by element: identical, or else equal
+        if same_ctx is None:
+            same_ctx = self._same_move_ctx()
+        if not same_ctx:
             return None
         changed = self._changed
         if changed is None:
             changed = self._changed = _diff_hexes(self._prev_units, self.units) + _diff_hexes(
                 self._prev_leaders, self.leaders)
         radius = self._mvr_prev[key]
-        hx, hr = key[1]
+        hx, hr = h
         for cx, cr in changed:
             dr = abs(cr - hr)
             if dr + max(0, (abs(cx - hx) - dr) // 2) <= radius:  # HexBoard.distance
@@ -94,12 +103,12 @@ class MovementRules(CCStateData):
         self._mvr[key] = radius
         return prev
 
-    def _unit_moves(self: CCState, h: Hex) -> Dests:
+    def _unit_moves(self: CCState, h: Hex, same_ctx: bool | None = None) -> Dests:
         """Destinations (hex name or 'off') of the unit at ``h`` -> hexes moved."""
-        key = ("u", h)
+        key = UNIT_KEY[h]
         got = self._mv.get(key)
         if got is None:
-            got = self._reused_search(key)
+            got = self._reused_search(key, h, same_ctx)
             if got is None:
                 got = self._search_unit_moves(h)
             self._mv[key] = got
@@ -110,7 +119,7 @@ class MovementRules(CCStateData):
         u = units[h]
         ut = self.ut(u)
         allowance = self.move_limits(u)[0]
-        self._mvr[("u", h)] = allowance
+        self._mvr[UNIT_KEY[h]] = allowance
         has_leader = h in leaders
         # a Leader never enters a half-hex, so neither does a unit carrying one
         carries = has_leader and f"l:{leaders[h].lid}" not in self.ti["orders"]
@@ -123,12 +132,13 @@ class MovementRules(CCStateData):
         frontier = [h]
         seen = {h: 0}
         exits = self.exits[side]
+        out2 = OUT2[h]
         for step in range(1, allowance + 1):
             nxt: list[Hex] = []
             for cur in frontier:
                 if cur in exits and "off" not in out:
                     out["off"] = step
-                for n in (OUT2[(h, cur)] if step == 2 else NBRS[cur]):
+                for n in (out2[cur] if step == 2 else NBRS[cur]):
                     if n in seen:
                         continue
                     ter = terc[n]
@@ -159,12 +169,12 @@ class MovementRules(CCStateData):
             frontier = nxt
         return out
 
-    def _leader_moves(self: CCState, h: Hex) -> Dests:
+    def _leader_moves(self: CCState, h: Hex, same_ctx: bool | None = None) -> Dests:
         """Destinations of the Leader at ``h`` moving on his own."""
-        key = ("l", h)
+        key = LEADER_KEY[h]
         got = self._mv.get(key)
         if got is None:
-            got = self._reused_search(key)
+            got = self._reused_search(key, h, same_ctx)
             if got is None:
                 got = self._search_leader_moves(h)
             self._mv[key] = got
@@ -175,7 +185,7 @@ class MovementRules(CCStateData):
         allowance = LEADER_MOVE[ld.kind]
         if self.ti["spec"].get("effect") == "serpent":
             allowance = min(allowance, 1)  # Serpent Command: the group moves 1 hex (R28)
-        self._mvr[("l", h)] = allowance
+        self._mvr[LEADER_KEY[h]] = allowance
         units, leaders, utypes = self.units, self.leaders, self.t.units
         terc = self._terc
         if terc is None:
@@ -185,12 +195,13 @@ class MovementRules(CCStateData):
         seen = {h: 0}
         frontier = [h]
         base = self.baseline_row(side)
+        out2 = OUT2[h]
         for step in range(1, allowance + 1):
             nxt: list[Hex] = []
             for cur in frontier:
                 if cur[1] == base and "off" not in out:
                     out["off"] = step
-                for n in (OUT2[(h, cur)] if step == 2 else NBRS[cur]):
+                for n in (out2[cur] if step == 2 else NBRS[cur]):
                     if n in seen or n in HALF:
                         continue
                     ter = terc[n]
@@ -218,6 +229,9 @@ class MovementRules(CCStateData):
         ti = self.ti
         moved = ti["moved"]
         units, utypes = self.units, self.t.units
+        # the movement context is compared with the parent's once for all the pieces (nothing
+        # below changes it)
+        same_ctx = bool(self._mv_prev) and self._same_move_ctx()
         for key in ti["orders"]:
             if key in moved:
                 continue
@@ -227,13 +241,13 @@ class MovementRules(CCStateData):
             if key[0] == "u":
                 if utypes[units[h].type].bodyguard:
                     continue
-                dests = self._unit_moves(h)
+                dests = self._unit_moves(h, same_ctx)
                 acts = dests.acts
                 if acts is None:
                     pre = MOVE_PRE[h]
                     acts = dests.acts = [pre + d for d in dests]
             else:
-                dests = self._leader_moves(h)
+                dests = self._leader_moves(h, same_ctx)
                 acts = dests.acts
                 if acts is None:
                     # the same search is reused only while the hex's unit is (a unit here: split)
@@ -270,7 +284,7 @@ class MovementRules(CCStateData):
         if is_leader:
             ld = self.leaders[h]
             key = f"l:{ld.lid}"
-            steps = (self._mv_prev.get(("l", h)) or self._leader_moves(h))[dest_txt]
+            steps = (self._mv_prev.get(LEADER_KEY[h]) or self._leader_moves(h))[dest_txt]
             self.ti["moved"] = {**self.ti["moved"], key: steps}  # replaced, never changed in place
             del self.leaders[h]
             if dest_txt == "off":
@@ -291,7 +305,7 @@ class MovementRules(CCStateData):
             return
         u = self.units[h]
         key = f"u:{u.uid}"
-        steps = (self._mv_prev.get(("u", h)) or self._unit_moves(h))[dest_txt]
+        steps = (self._mv_prev.get(UNIT_KEY[h]) or self._unit_moves(h))[dest_txt]
         self.ti["moved"] = {**self.ti["moved"], key: steps}
         uld = self.leaders.get(h)
         carry = uld is not None and f"l:{uld.lid}" not in self.ti["orders"]

@@ -18,6 +18,8 @@ from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai.board import NAMES, NBRS, Leader, Unit, sections_of
 from kassen.rulesets.cc_samurai.common import (
     _FITS,
+    _LEADER_KEYS,
+    _UNIT_KEYS,
     _VECTORS,
     COW_PIECES,
     JSON,
@@ -251,7 +253,9 @@ class OrderRules(CCStateData):
                 return c
             if c.units == units and c.leaders == leaders:
                 if self._cow & COW_PIECES:
-                    c = self._oc = c._replace(frozen=(units, leaders))
+                    # built field by field: NamedTuple._replace runs interpreted
+                    c = self._oc = OrderCache(c.spec, c.side, c.units, c.leaders, c.no_order, c.pieces, c.vectors,
+                                              c.cands, (units, leaders))
                 return c
         mode = spec["mode"]
         slots: list[JSON] = spec["slots"] if mode == "slots" else []
@@ -260,10 +264,12 @@ class OrderRules(CCStateData):
         flt: JSON = spec["filter"] if mode == "select" else {}
         utypes = self.t.units
         # which slots accept a piece depends only on the slots, its hex, side and symbol: memoised
-        if len(_FITS) > 200_000 or len(_VECTORS) > 2_000:
+        if len(_FITS) > 200_000 or len(_VECTORS) > 2_000 or len(_UNIT_KEYS) + len(_LEADER_KEYS) > 20_000:
             _FITS.clear()
             _VECTORS.clear()
-        sig = tuple(_slot_sig(sl) for sl in slots)
+            _UNIT_KEYS.clear()
+            _LEADER_KEYS.clear()
+        sig = tuple([_slot_sig(sl) for sl in slots])  # a list first: a compiled generator costs more
         memo = _VECTORS.get((sig, side, self.bottom))
         if memo is None:
             memo = _VECTORS[(sig, side, self.bottom)] = {}
@@ -273,14 +279,26 @@ class OrderRules(CCStateData):
         index: dict[tuple[bool, ...], int] = {}
         pieces: dict[str, tuple[Hex, tuple[bool, ...]]] = {}
         cands: list[tuple[str, str, Hex, int]] = []
+        plain = memo.get(None)
+        if plain is None:
+            plain = memo[None] = {}
         for h, u in units.items():
             if u.side != side:
                 continue
-            key = "u:" + u.uid
-            mk = (h, utypes[u.type].symbol) if by_symbol else (h, None)
-            vec = memo.get(mk)
+            uid = u.uid
+            key = _UNIT_KEYS.get(uid)
+            if key is None:
+                key = _UNIT_KEYS[uid] = "u:" + uid
+            by_hex = plain
+            if by_symbol:
+                sym = utypes[u.type].symbol
+                got = memo.get(sym)
+                if got is None:
+                    got = memo[sym] = {}
+                by_hex = got
+            vec = by_hex.get(h)
             if vec is None:
-                vec = memo[mk] = tuple(self._slot_accepts(sl, key, h, side) for sl in slots)
+                vec = by_hex[h] = tuple([self._slot_accepts(sl, key, h, side) for sl in slots])
             pieces[key] = (h, vec)
             if u.uid in no_order or (flt and not self._passes(flt, u, h)):
                 continue
@@ -292,10 +310,13 @@ class OrderRules(CCStateData):
         for h, ld in leaders.items():
             if ld.side != side:
                 continue
-            key = "l:" + ld.lid
-            vec = memo.get((h, None))
+            lid = ld.lid
+            key = _LEADER_KEYS.get(lid)
+            if key is None:
+                key = _LEADER_KEYS[lid] = "l:" + lid
+            vec = plain.get(h)
             if vec is None:
-                vec = memo[(h, None)] = tuple(self._slot_accepts(sl, key, h, side) for sl in slots)
+                vec = plain[h] = tuple([self._slot_accepts(sl, key, h, side) for sl in slots])
             pieces[key] = (h, vec)
             if h not in units:
                 if not lone_ok:

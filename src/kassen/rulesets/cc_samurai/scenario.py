@@ -165,13 +165,13 @@ def check_scenario(scen: Scenario, where: str) -> None:
     tables = load_tables(scen.scenario.edition)
     board = HexBoard()
 
-    def hx(text: str, field: str) -> tuple[int, int]:
+    def hx(text: str, field: str) -> tuple[int, ...]:
         try:
             return board.parse(text)
         except FormatError as exc:
             raise FormatError(f"{where}: field {field}: {exc}") from None
 
-    seen_terrain: dict[tuple[int, int], str] = {}
+    seen_terrain: dict[tuple[int, ...], str] = {}
     for slug, hexes in scen.terrain.items():
         if slug not in tables.terrain or slug in ("countryside", "tent"):
             known = ", ".join(t for t in tables.terrain if t not in ("countryside", "tent"))
@@ -181,7 +181,7 @@ def check_scenario(scen: Scenario, where: str) -> None:
             if h in seen_terrain:
                 raise FormatError(f"{where}: field terrain.{slug}[{i}]: {t} already has terrain {seen_terrain[h]}")
             seen_terrain[h] = slug
-    occupied: dict[tuple[int, int], str] = {}
+    occupied: dict[tuple[int, ...], str] = {}
     for side in SIDES:
         army = scen.red if side == "red" else scen.blue
         commanders = 0
@@ -277,7 +277,20 @@ def _builtin_scenarios(edition: str) -> dict[str, Path]:
 
 
 def load_builtin(scenario_id: str, edition: str = "gmt") -> Scenario:
+    """A shipped scenario, validated: a copy of its own (the caller may change it)."""
+    return shared_builtin(scenario_id, edition).model_copy(deep=True)
+
+
+def shared_builtin(scenario_id: str, edition: str = "gmt") -> Scenario:
+    """A shipped scenario, read and validated once per run and shared: read it, never change it
+    (``CCSamuraiGame.new_state`` sets every game up from it)."""
     files = builtin_scenarios(edition)
     if scenario_id not in files:
         raise FormatError(f"unknown scenario {scenario_id!r}; known: {', '.join(files)}")
-    return load_scenario_file(files[scenario_id])
+    return _shared_builtin(scenario_id, edition)
+
+
+@lru_cache(maxsize=64)
+def _shared_builtin(scenario_id: str, edition: str) -> Scenario:
+    # the shipped files never change while Kassen runs (as _builtin_scenarios assumes)
+    return load_scenario_file(_builtin_scenarios(edition)[scenario_id])

@@ -149,12 +149,13 @@ class CCState(
         self._cow = 0
         #: tasks of the stack below this index may be the parent's (``own_top``)
         self._stk_shared = 0
-        #: movement searches of this state, and of the state it was cloned from (reused by apply)
-        self._mv: dict[tuple[str, Hex], Dests] = {}
-        self._mv_prev: dict[tuple[str, Hex], Dests] = {}
+        #: movement searches of this state, and of the state it was cloned from (reused by apply),
+        #: keyed by ``movement.UNIT_KEY`` / ``LEADER_KEY`` of the hex
+        self._mv: dict[str, Dests] = {}
+        self._mv_prev: dict[str, Dests] = {}
         #: how far each search of ``_mv`` looked (its allowance): a change farther away leaves it valid
-        self._mvr: dict[tuple[str, Hex], int] = {}
-        self._mvr_prev: dict[tuple[str, Hex], int] = {}
+        self._mvr: dict[str, int] = {}
+        self._mvr_prev: dict[str, int] = {}
         #: the parent's pieces and movement context, to tell which of its searches still hold
         self._prev_units: dict[Hex, Unit] | None = None
         self._prev_leaders: dict[Hex, Leader] = {}
@@ -382,7 +383,7 @@ class CCState(
             act(self, task, action)
 
     def advance(self) -> None:
-        empty_tents = self.t.rules.tent_removed_when_empty
+        empty_tents = self.t.tent_removed_when_empty
         while self._result is None:
             stack = self.stack
             if not stack:
@@ -426,7 +427,7 @@ class CCState(
 
     # ----------------------------------------------------------------- basics
     def side_name(self, side: int) -> str:
-        return self.game.side_label(self, side)  # type: ignore[attr-defined,no-any-return]
+        return self.game.seats[side]  # "Red", "Blue": the game's seat names
 
     def name(self, h: Hex) -> str:
         got = _NAMES.get(h)
@@ -509,7 +510,7 @@ class CCState(
         return self._result is not None
 
     def before_step(self) -> None:
-        if self.tents and self.t.rules.tent_removed_when_empty:
+        if self.tents and self.t.tent_removed_when_empty:
             self._empty_tents()
 
     # -------------------------------------------------------- serialization
