@@ -8,6 +8,7 @@ import json
 import pytest
 
 from kassen.ai.evaluate_games import (
+    DRAW_VALUE,
     ENDGAMES,
     actions_to,
     hv_battle_ends_this_turn,
@@ -85,7 +86,8 @@ def test_the_endgame_values_the_winning_move_above_ending_the_phase():
     assert endgame.applies(s)
     won = endgame.value(endgame.play(s.apply("S6 move"), Rng(1)), 0)
     drawn = endgame.value(endgame.play(s.apply("end"), Rng(1)), 0)
-    assert won > 0.9 and abs(drawn) < 0.1
+    assert won > 0.9 and drawn == pytest.approx(0.9 * DRAW_VALUE)  # a draw: the margin is 0
+    assert -0.9 < drawn < 0.0  # below the middle between a loss and a win
 
 
 def test_the_endgame_search_expects_the_last_movers_replies():

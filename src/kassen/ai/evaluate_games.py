@@ -108,6 +108,8 @@ def rout_chance(s: HVState, side: int, coming: dict[str, float]) -> float:
 REACH_WEIGHT = 0.7
 #: the discount per game turn a unit needs to reach an empty zone
 REACH_DISCOUNT = 0.75
+#: what one spare unit paired with a zone it reaches at once counts (before the discount)
+REACH_PAIR = 0.5
 #: whether a spare unit may also aim at a zone the other side holds alone. Off: on (with
 #: REACH_WEIGHT 1.0) normal won 58 of 90 against greedy where off won 69 of 100, and thought
 #: longer (benchmarks/README.md, branch hvai2)
@@ -220,7 +222,7 @@ def zones_within_reach(s: HVState) -> list[float]:
                 spare[side, u.zone] -= 1
             used_units.add(uid)
             used_zones.add(z)
-            out[side] += 0.5 * REACH_DISCOUNT ** t
+            out[side] += REACH_PAIR * REACH_DISCOUNT ** t
     return out
 
 
@@ -412,6 +414,11 @@ def _in_movement(state: State) -> bool:
     return s.pend.get("step") in _MOVE_STEPS
 
 
+#: what a drawn end is worth in the endgame play-outs, between a loss (-1) and a win (1): below
+#: the middle, so that the search takes a chance of winning over a safe draw
+DRAW_VALUE = -0.4
+
+
 class HVEndgame:
     """The movement phases of the last :data:`ENDGAME_TURNS` game turns of An Honourable
     Victory!, played out to the result: both sides follow :func:`hv_zone_policy` in movement
@@ -443,10 +450,11 @@ class HVEndgame:
         return state
 
     def value(self, state: State, seat: int) -> float:
-        """The result (1 won, 0 drawn, -1 lost), and a little for the zone margin."""
+        """The result (1 won, :data:`DRAW_VALUE` drawn, -1 lost), and a little for the zone
+        margin."""
         s: HVState = state  # type: ignore[assignment]
         done = _terminal(state, seat)
-        base = 0.0 if done is None else done
+        base = 0.0 if done is None else DRAW_VALUE if done == 0.0 else done
         margin = hv_zone_margin(s, seat)
         return 0.9 * base + 0.1 * max(-1.0, min(1.0, margin / len(s.table.zones())))
 
