@@ -102,16 +102,21 @@ def test_the_endgame_search_expects_the_last_movers_replies():
     assert res is not None and res.winner != 1, res
 
 
-def test_the_endgame_search_does_not_see_the_dice():
-    s = _last_turn(0, 1)
+def _same_choice_whatever_the_dice(s: HVState, seed: int, dice: int) -> None:
+    """``s`` and a copy whose future dice differ (``Rng(dice)``) look the same to South, and
+    normal (seeded ``seed``) chooses the same in both."""
     t = s.clone()
     t.events = s.events
-    t.rng = Rng(424242)
+    t.rng = Rng(dice)
     assert json.dumps(t.observation(0), sort_keys=True) == json.dumps(s.observation(0), sort_keys=True)
     assert t.to_json() != s.to_json()
-    a = level_player("normal", "honourable-victory", 3).choose(s, 0)
-    b = level_player("normal", "honourable-victory", 3).choose(t, 0)
+    a = level_player("normal", "honourable-victory", seed).choose(s, 0)
+    b = level_player("normal", "honourable-victory", seed).choose(t, 0)
     assert a == b
+
+
+def test_the_endgame_search_does_not_see_the_dice():
+    _same_choice_whatever_the_dice(_last_turn(0, 1), 3, 424242)
 
 
 def test_the_zone_policy_takes_the_free_zone_and_the_margin_counts_general_retreat():
@@ -245,15 +250,7 @@ def test_before_the_last_turn_the_shortlist_gives_the_endgame_a_few_candidates(m
 
 
 def test_the_endgame_search_of_the_turn_before_last_does_not_see_the_dice():
-    s = _turn_before_last(0, 1)
-    t = s.clone()
-    t.events = s.events
-    t.rng = Rng(777)
-    assert json.dumps(t.observation(0), sort_keys=True) == json.dumps(s.observation(0), sort_keys=True)
-    assert t.to_json() != s.to_json()
-    a = level_player("normal", "honourable-victory", 9).choose(s, 0)
-    b = level_player("normal", "honourable-victory", 9).choose(t, 0)
-    assert a == b
+    _same_choice_whatever_the_dice(_turn_before_last(0, 1), 9, 777)
 
 
 def test_a_spare_unit_threatens_a_zone_the_other_side_holds_alone(monkeypatch):
