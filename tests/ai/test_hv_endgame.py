@@ -12,6 +12,7 @@ from kassen.ai.evaluate_games import (
     ENDGAMES,
     actions_to,
     hv_battle_ends_this_turn,
+    hv_policy_value,
     hv_zone_margin,
     hv_zone_policy,
     zones_within_reach,
@@ -217,17 +218,19 @@ def test_the_endgame_search_covers_the_turn_before_last_with_its_dice_to_come():
 def test_before_the_last_turn_the_zone_policy_readies_a_spare_unit_to_take_a_zone_next_turn():
     """The Kai Archers (S6, spare in A1) face west, away from the empty B1: on foot they cannot
     turn and move in one phase. In the last turn nothing gains a zone (South ends its phase);
-    the turn before, the policy turns a spare unit towards an empty zone."""
+    the turn before, turning them towards B1 is worth more than ending the phase, and the
+    policy readies South's units: its zones within reach grow."""
     placing = dict(LAST_TURN)
     placing["S6"] = ("A1", "W")
     placing["S1"] = ("E1", "S")  # the mounted Red Riders hold E1 alone: no spare horse
     last = _last_turn(0, 1, placing)
     assert {hv_zone_policy(last, Rng(k)) for k in range(4)} == {"end"}
     before = _turn_before_last(0, 1, placing)
+    assert hv_policy_value(before.apply("S6 turn E"), 0) > hv_policy_value(before, 0) + 0.5
     for k in range(4):
         a = hv_zone_policy(before, Rng(k))
-        assert a.split()[1] == "turn", a
-        assert sum(zones_within_reach(before.apply(a))) > sum(zones_within_reach(before)) - 1e-9
+        assert a != "end"
+        assert zones_within_reach(before.apply(a))[0] > zones_within_reach(before)[0] + 0.5, a
 
 
 def test_before_the_last_turn_the_shortlist_gives_the_endgame_a_few_candidates(monkeypatch):

@@ -105,15 +105,16 @@ def rout_chance(s: HVState, side: int, coming: dict[str, float]) -> float:
 
 
 #: how much a zone a spare unit can still take (or contest) counts, against a zone held now
-REACH_WEIGHT = 0.7
-#: the discount per game turn a unit needs to reach an empty zone
+REACH_WEIGHT = 1.0
+#: the discount per game turn a unit needs to reach its zone
 REACH_DISCOUNT = 0.75
-#: what one spare unit paired with a zone it reaches at once counts (before the discount)
-REACH_PAIR = 0.5
-#: whether a spare unit may also aim at a zone the other side holds alone. Off: on (with
-#: REACH_WEIGHT 1.0) normal won 58 of 90 against greedy where off won 69 of 100, and thought
-#: longer (benchmarks/README.md, branch hvai2)
-REACH_CONTESTS = False
+#: what one spare unit paired with a zone counts before the discount: a spare foot unit one
+#: move from a zone counts three quarters of a zone held now (half of that before hvai3)
+REACH_PAIR = 1.0
+#: whether a spare unit may also aim at a zone the other side holds alone (contesting it takes
+#: it from the other side). On at half the pair weight normal won 58 of 90 against greedy
+#: (branch hvai2); on at full weight it won far more (benchmarks/README.md, branch hvai3)
+REACH_CONTESTS = True
 #: the movement steps: a side's movement phase of this turn is under way or over
 _MOVE_STEPS = frozenset({"move", "act2", "react", "recoiled"})
 
@@ -299,7 +300,7 @@ def hv_endgame_applies(s: HVState) -> bool:
 
 def hv_policy_value(s: HVState, side: int) -> float:
     """What the endgame's zone policy maximizes: the zone margin (:func:`hv_zone_margin`), and
-    before the last turn's movement phases also the empty zones within reach
+    before the last turn's movement phases also the zones within reach
     (:func:`zones_within_reach`, weighted by :data:`REACH_WEIGHT`): a unit that turns to face an
     empty zone it can take next turn is worth more than one that does not."""
     margin = hv_zone_margin(s, side)
