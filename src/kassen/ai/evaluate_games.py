@@ -104,16 +104,15 @@ def rout_chance(s: HVState, side: int, coming: dict[str, float]) -> float:
     return 1.0 - keep
 
 
-#: how much a zone a spare unit can still take (or contest) counts, against a zone held now
-REACH_WEIGHT = 1.0
+#: how much a zone a spare unit can still take (or contest) counts, against a zone held now:
+#: a spare foot unit one move from its zone counts 2.0 x 0.75 = 1.5 zones, so a spare is kept
+#: for the last turn rather than spent on an empty zone early. With 1.0 and contests on normal
+#: won 58 of 90 against greedy (branch hvai2), with 2.0 54 of its first 60 (branch hvai3)
+REACH_WEIGHT = 2.0
 #: the discount per game turn a unit needs to reach its zone
 REACH_DISCOUNT = 0.75
-#: what one spare unit paired with a zone counts before the discount: a spare foot unit one
-#: move from a zone counts three quarters of a zone held now (half of that before hvai3)
-REACH_PAIR = 1.0
 #: whether a spare unit may also aim at a zone the other side holds alone (contesting it takes
-#: it from the other side). On at half the pair weight normal won 58 of 90 against greedy
-#: (branch hvai2); on at full weight it won far more (benchmarks/README.md, branch hvai3)
+#: it from the other side)
 REACH_CONTESTS = True
 #: the movement steps: a side's movement phase of this turn is under way or over
 _MOVE_STEPS = frozenset({"move", "act2", "react", "recoiled"})
@@ -223,7 +222,7 @@ def zones_within_reach(s: HVState) -> list[float]:
                 spare[side, u.zone] -= 1
             used_units.add(uid)
             used_zones.add(z)
-            out[side] += REACH_PAIR * REACH_DISCOUNT ** t
+            out[side] += 0.5 * REACH_DISCOUNT ** t
     return out
 
 
