@@ -276,3 +276,23 @@ def test_a_spare_unit_threatens_a_zone_the_other_side_holds_alone(monkeypatch):
     assert evaluate_games.evaluate_hv(s, 1) < worse_for_north
     after = s.apply("S4 move")  # contested: North's lone C2 no longer counts
     assert after.uncontested(1) == 4
+
+
+@pytest.mark.parametrize("turn", [9, 11])
+def test_before_the_last_turn_a_spare_unit_is_kept_rather_than_spent_on_an_empty_zone(turn):
+    """The Kai Archers (S6, spare in A1 with the Spear Ashigaru) face the empty B1, one move
+    away. Before the last turn, a spare one move from its zone counts more than the zone held
+    (REACH_WEIGHT x 0.75 = 1.5 zones): the evaluation and the zone policy keep it; in the last
+    turn only the zones held count, and the policy takes B1."""
+    from kassen.ai.evaluate_games import REACH_WEIGHT, evaluate_hv
+
+    assert REACH_WEIGHT * 0.75 > 1.0
+    s = _last_turn(0, 1)
+    s.turn = turn
+    took = s.apply("S6 move")
+    assert took.units["S6"].zone == "B1" and took.uncontested(0) == s.uncontested(0) + 1
+    assert zones_within_reach(took)[0] < zones_within_reach(s)[0] - 0.7
+    assert evaluate_hv(s, 0) > evaluate_hv(took, 0)
+    assert hv_policy_value(s, 0) > hv_policy_value(took, 0)
+    last = _last_turn(0, 1)
+    assert hv_policy_value(last.apply("S6 move"), 0) == hv_policy_value(last, 0) + 1.0
