@@ -8,9 +8,11 @@ import json
 import pytest
 
 from kassen.ai.evaluate_games import (
+    DRAW_VALUE,
     ENDGAMES,
     actions_to,
     hv_battle_ends_this_turn,
+    hv_policy_value,
     hv_zone_margin,
     hv_zone_policy,
     zones_within_reach,
@@ -85,7 +87,8 @@ def test_the_endgame_values_the_winning_move_above_ending_the_phase():
     assert endgame.applies(s)
     won = endgame.value(endgame.play(s.apply("S6 move"), Rng(1)), 0)
     drawn = endgame.value(endgame.play(s.apply("end"), Rng(1)), 0)
-    assert won > 0.9 and abs(drawn) < 0.1
+    assert won > 0.9 and drawn == pytest.approx(0.9 * DRAW_VALUE)  # a draw: the margin is 0
+    assert -0.9 < drawn < 0.0  # below the middle between a loss and a win
 
 
 def test_the_endgame_search_expects_the_last_movers_replies():
@@ -100,16 +103,21 @@ def test_the_endgame_search_expects_the_last_movers_replies():
     assert res is not None and res.winner != 1, res
 
 
-def test_the_endgame_search_does_not_see_the_dice():
-    s = _last_turn(0, 1)
+def _same_choice_whatever_the_dice(s: HVState, seed: int, dice: int) -> None:
+    """``s`` and a copy whose future dice differ (``Rng(dice)``) look the same to South, and
+    normal (seeded ``seed``) chooses the same in both."""
     t = s.clone()
     t.events = s.events
-    t.rng = Rng(424242)
+    t.rng = Rng(dice)
     assert json.dumps(t.observation(0), sort_keys=True) == json.dumps(s.observation(0), sort_keys=True)
     assert t.to_json() != s.to_json()
-    a = level_player("normal", "honourable-victory", 3).choose(s, 0)
-    b = level_player("normal", "honourable-victory", 3).choose(t, 0)
+    a = level_player("normal", "honourable-victory", seed).choose(s, 0)
+    b = level_player("normal", "honourable-victory", seed).choose(t, 0)
     assert a == b
+
+
+def test_the_endgame_search_does_not_see_the_dice():
+    _same_choice_whatever_the_dice(_last_turn(0, 1), 3, 424242)
 
 
 def test_the_zone_policy_takes_the_free_zone_and_the_margin_counts_general_retreat():
@@ -210,17 +218,19 @@ def test_the_endgame_search_covers_the_turn_before_last_with_its_dice_to_come():
 def test_before_the_last_turn_the_zone_policy_readies_a_spare_unit_to_take_a_zone_next_turn():
     """The Kai Archers (S6, spare in A1) face west, away from the empty B1: on foot they cannot
     turn and move in one phase. In the last turn nothing gains a zone (South ends its phase);
-    the turn before, the policy turns a spare unit towards an empty zone."""
+    the turn before, turning them towards B1 is worth more than ending the phase, and the
+    policy readies South's units: its zones within reach grow."""
     placing = dict(LAST_TURN)
     placing["S6"] = ("A1", "W")
     placing["S1"] = ("E1", "S")  # the mounted Red Riders hold E1 alone: no spare horse
     last = _last_turn(0, 1, placing)
     assert {hv_zone_policy(last, Rng(k)) for k in range(4)} == {"end"}
     before = _turn_before_last(0, 1, placing)
+    assert hv_policy_value(before.apply("S6 turn E"), 0) > hv_policy_value(before, 0) + 0.5
     for k in range(4):
         a = hv_zone_policy(before, Rng(k))
-        assert a.split()[1] == "turn", a
-        assert sum(zones_within_reach(before.apply(a))) > sum(zones_within_reach(before)) - 1e-9
+        assert a != "end"
+        assert zones_within_reach(before.apply(a))[0] > zones_within_reach(before)[0] + 0.5, a
 
 
 def test_before_the_last_turn_the_shortlist_gives_the_endgame_a_few_candidates(monkeypatch):
@@ -243,15 +253,7 @@ def test_before_the_last_turn_the_shortlist_gives_the_endgame_a_few_candidates(m
 
 
 def test_the_endgame_search_of_the_turn_before_last_does_not_see_the_dice():
-    s = _turn_before_last(0, 1)
-    t = s.clone()
-    t.events = s.events
-    t.rng = Rng(777)
-    assert json.dumps(t.observation(0), sort_keys=True) == json.dumps(s.observation(0), sort_keys=True)
-    assert t.to_json() != s.to_json()
-    a = level_player("normal", "honourable-victory", 9).choose(s, 0)
-    b = level_player("normal", "honourable-victory", 9).choose(t, 0)
-    assert a == b
+    _same_choice_whatever_the_dice(_turn_before_last(0, 1), 9, 777)
 
 
 def test_a_spare_unit_threatens_a_zone_the_other_side_holds_alone(monkeypatch):
@@ -274,3 +276,23 @@ def test_a_spare_unit_threatens_a_zone_the_other_side_holds_alone(monkeypatch):
     assert evaluate_games.evaluate_hv(s, 1) < worse_for_north
     after = s.apply("S4 move")  # contested: North's lone C2 no longer counts
     assert after.uncontested(1) == 4
+
+
+@pytest.mark.parametrize("turn", [9, 11])
+def test_before_the_last_turn_a_spare_unit_is_kept_rather_than_spent_on_an_empty_zone(turn):
+    """The Kai Archers (S6, spare in A1 with the Spear Ashigaru) face the empty B1, one move
+    away. Before the last turn, a spare one move from its zone counts more than the zone held
+    (REACH_WEIGHT x 0.75 = 1.5 zones): the evaluation and the zone policy keep it; in the last
+    turn only the zones held count, and the policy takes B1."""
+    from kassen.ai.evaluate_games import REACH_WEIGHT, evaluate_hv
+
+    assert REACH_WEIGHT * 0.75 > 1.0
+    s = _last_turn(0, 1)
+    s.turn = turn
+    took = s.apply("S6 move")
+    assert took.units["S6"].zone == "B1" and took.uncontested(0) == s.uncontested(0) + 1
+    assert zones_within_reach(took)[0] < zones_within_reach(s)[0] - 0.7
+    assert evaluate_hv(s, 0) > evaluate_hv(took, 0)
+    assert hv_policy_value(s, 0) > hv_policy_value(took, 0)
+    last = _last_turn(0, 1)
+    assert hv_policy_value(last.apply("S6 move"), 0) == hv_policy_value(last, 0) + 1.0

@@ -104,14 +104,16 @@ def rout_chance(s: HVState, side: int, coming: dict[str, float]) -> float:
     return 1.0 - keep
 
 
-#: how much a zone a spare unit can still take (or contest) counts, against a zone held now
-REACH_WEIGHT = 0.7
-#: the discount per game turn a unit needs to reach an empty zone
+#: how much a zone a spare unit can still take (or contest) counts, against a zone held now:
+#: a spare foot unit one move from its zone counts 2.0 x 0.75 = 1.5 zones, so a spare is kept
+#: for the last turn rather than spent on an empty zone early. With 1.0 and contests on normal
+#: won 58 of 90 against greedy (branch hvai2), with 2.0 54 of its first 60 (branch hvai3)
+REACH_WEIGHT = 2.0
+#: the discount per game turn a unit needs to reach its zone
 REACH_DISCOUNT = 0.75
-#: whether a spare unit may also aim at a zone the other side holds alone. Off: on (with
-#: REACH_WEIGHT 1.0) normal won 58 of 90 against greedy where off won 69 of 100, and thought
-#: longer (benchmarks/README.md, branch hvai2)
-REACH_CONTESTS = False
+#: whether a spare unit may also aim at a zone the other side holds alone (contesting it takes
+#: it from the other side)
+REACH_CONTESTS = True
 #: the movement steps: a side's movement phase of this turn is under way or over
 _MOVE_STEPS = frozenset({"move", "act2", "react", "recoiled"})
 
@@ -297,7 +299,7 @@ def hv_endgame_applies(s: HVState) -> bool:
 
 def hv_policy_value(s: HVState, side: int) -> float:
     """What the endgame's zone policy maximizes: the zone margin (:func:`hv_zone_margin`), and
-    before the last turn's movement phases also the empty zones within reach
+    before the last turn's movement phases also the zones within reach
     (:func:`zones_within_reach`, weighted by :data:`REACH_WEIGHT`): a unit that turns to face an
     empty zone it can take next turn is worth more than one that does not."""
     margin = hv_zone_margin(s, side)
@@ -412,6 +414,11 @@ def _in_movement(state: State) -> bool:
     return s.pend.get("step") in _MOVE_STEPS
 
 
+#: what a drawn end is worth in the endgame play-outs, between a loss (-1) and a win (1): below
+#: the middle, so that the search takes a chance of winning over a safe draw
+DRAW_VALUE = -0.4
+
+
 class HVEndgame:
     """The movement phases of the last :data:`ENDGAME_TURNS` game turns of An Honourable
     Victory!, played out to the result: both sides follow :func:`hv_zone_policy` in movement
@@ -443,10 +450,11 @@ class HVEndgame:
         return state
 
     def value(self, state: State, seat: int) -> float:
-        """The result (1 won, 0 drawn, -1 lost), and a little for the zone margin."""
+        """The result (1 won, :data:`DRAW_VALUE` drawn, -1 lost), and a little for the zone
+        margin."""
         s: HVState = state  # type: ignore[assignment]
         done = _terminal(state, seat)
-        base = 0.0 if done is None else done
+        base = 0.0 if done is None else DRAW_VALUE if done == 0.0 else done
         margin = hv_zone_margin(s, seat)
         return 0.9 * base + 0.1 * max(-1.0, min(1.0, margin / len(s.table.zones())))
 
