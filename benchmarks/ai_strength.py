@@ -57,6 +57,8 @@ def label_for(name: str, mcts_seconds: float) -> str:
     """The label a pairing's player gets: ``mcts`` becomes ``mcts@<seconds>s``."""
     name = name.strip().lower()
     base, _, secs = name.partition("@")
+    if base == "plansearch":
+        return name
     if base != "mcts":
         if secs:
             raise SystemExit(f"{name!r}: only mcts takes @seconds")
@@ -75,11 +77,39 @@ def make(label: str, seed: int) -> Player:
     """The player a label names (``mcts@1s`` -> an MCTS player with a 1 second budget,
     ``mcts@1300it`` -> one with 1,300 iterations a decision)."""
     base, _, secs = label.partition("@")
+    if base == "plansearch":
+        return plansearch(label, seed)
     if base == "mcts" and secs.endswith("it"):
         return MCTSPlayer(seed, iterations=int(secs[:-2]))
     if base == "mcts" and secs:
         return MCTSPlayer(seed, iterations=10**9, seconds=float(secs.rstrip("s")))
     return make_player(base, seed)
+
+
+def plansearch(label: str, seed: int) -> Player:
+    """``plansearch@<N>it[+planner=<level>][+c=<float>][+scale=<float>][+<planner key>=<value>]``:
+    :class:`~kassen.ai.evaltree.PlanSearchPlayer` with N iterations a searched decision and the card
+    chosen by that level's planner (default ``normal``), settings changed by the other keys."""
+    from kassen.ai.evaltree import PlanSearchPlayer
+    from kassen.ai.players import PLANNER_LEVELS
+
+    head, *pairs = label.split("+")
+    budget = head.partition("@")[2]
+    if not budget.endswith("it") or not budget[:-2].isdigit():
+        raise SystemExit(f"{label!r}: plansearch@<iterations>it")
+    opts: dict[str, float] = {}
+    level = "normal"
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key == "planner":
+            level = value
+        elif key in ("c", "scale"):
+            opts[key] = float(value)
+        else:
+            changes[key] = float(value) if "." in value else int(value)
+    settings: dict[str, Any] = {**PLANNER_LEVELS[level], **changes}
+    return PlanSearchPlayer(seed, iterations=int(budget[:-2]), planner=settings, name=label, **opts)
 
 
 class Timed(Player):
