@@ -69,7 +69,7 @@ def settle_turn(s: CCState, seat: int, w: Weights, rng: Rng) -> CCState:
         if mover is None:
             return s
         if mover == CHANCE:
-            s = s.apply(sample_chance(s.chance_outcomes(), rng))  # type: ignore[assignment]
+            s = s.apply(sample_chance(s.chance_outcomes(), rng))
             continue
         top = _top(s)
         if top == "play" or (top in SEARCHED and mover == seat):
