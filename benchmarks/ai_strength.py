@@ -113,7 +113,7 @@ def plansearch(label: str, seed: int) -> Player:
 
 
 class Timed(Player):
-    """Counts a player's decisions, those it had to think about (2+ legal actions), and its time."""
+    """Counts a player's decisions, those it had to think about (2+ legal actions), its wall and CPU time."""
 
     def __init__(self, inner: Player) -> None:
         self.inner = inner
@@ -121,16 +121,19 @@ class Timed(Player):
         self.decisions = 0
         self.searched = 0
         self.seconds = 0.0
+        self.cpu = 0.0
 
     def choose(self, state: State, seat: int) -> str:
         self.decisions += 1
         if len(state.legal_actions()) > 1:
             self.searched += 1
         t = time.perf_counter()
+        c = time.process_time()
         try:
             return self.inner.choose(state, seat)
         finally:
             self.seconds += time.perf_counter() - t
+            self.cpu += time.process_time() - c
 
 
 def play_game(spec: GameSpec) -> dict[str, Any]:
@@ -143,6 +146,7 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
         "decisions_by_seat": [p.decisions for p in players],
         "searched_by_seat": [p.searched for p in players],
         "think_seconds_by_seat": [p.seconds for p in players],
+        "think_cpu_by_seat": [p.cpu for p in players],
     })
     return out
 
@@ -232,8 +236,9 @@ def main(argv: list[str] | None = None) -> int:
                 "unfinished" if w is None else r["players"][w])
             extra = ""
             if "seconds" in r:
-                think = ", ".join(f"{p} {s:.0f}s/{n} searched" for p, s, n in
-                                  zip(r["players"], r["think_seconds_by_seat"], r["searched_by_seat"]))
+                think = ", ".join(f"{p} {s:.0f}s ({c:.0f} CPU-s)/{n} searched" for p, s, c, n in
+                                  zip(r["players"], r["think_seconds_by_seat"], r["think_cpu_by_seat"],
+                                      r["searched_by_seat"]))
                 extra = f", {r['seconds']:.1f}s ({think})"
             print(f"  game {done[0]}/{args.games} seed {r['seed']} {' vs '.join(r['players'])}: {winner} "
                   f"({r['reason']}, {r['actions']} actions, turn {r['turns']}{extra})", flush=True)
