@@ -57,6 +57,8 @@ def label_for(name: str, mcts_seconds: float) -> str:
     """The label a pairing's player gets: ``mcts`` becomes ``mcts@<seconds>s``."""
     name = name.strip().lower()
     base, _, secs = name.partition("@")
+    if base == "plansearch":
+        return name
     if base != "mcts":
         if secs:
             raise SystemExit(f"{name!r}: only mcts takes @seconds")
@@ -75,6 +77,8 @@ def make(label: str, seed: int) -> Player:
     """The player a label names (``mcts@1s`` -> an MCTS player with a 1 second budget,
     ``mcts@1300it`` -> one with 1,300 iterations a decision)."""
     base, _, secs = label.partition("@")
+    if base == "plansearch":
+        return plansearch(label, seed)
     if base == "mcts" and secs.endswith("it"):
         return MCTSPlayer(seed, iterations=int(secs[:-2]))
     if base == "mcts" and secs:
@@ -82,8 +86,34 @@ def make(label: str, seed: int) -> Player:
     return make_player(base, seed)
 
 
+def plansearch(label: str, seed: int) -> Player:
+    """``plansearch@<N>it[+planner=<level>][+c=<float>][+scale=<float>][+<planner key>=<value>]``:
+    :class:`~kassen.ai.evaltree.PlanSearchPlayer` with N iterations a searched decision and the card
+    chosen by that level's planner (default ``normal``), settings changed by the other keys."""
+    from kassen.ai.evaltree import PlanSearchPlayer
+    from kassen.ai.players import PLANNER_LEVELS
+
+    head, *pairs = label.split("+")
+    budget = head.partition("@")[2]
+    if not budget.endswith("it") or not budget[:-2].isdigit():
+        raise SystemExit(f"{label!r}: plansearch@<iterations>it")
+    opts: dict[str, float] = {}
+    level = "normal"
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key == "planner":
+            level = value
+        elif key in ("c", "scale"):
+            opts[key] = float(value)
+        else:
+            changes[key] = float(value) if "." in value else int(value)
+    settings: dict[str, Any] = {**PLANNER_LEVELS[level], **changes}
+    return PlanSearchPlayer(seed, iterations=int(budget[:-2]), planner=settings, name=label, **opts)
+
+
 class Timed(Player):
-    """Counts a player's decisions, those it had to think about (2+ legal actions), and its time."""
+    """Counts a player's decisions, those it had to think about (2+ legal actions), its wall and CPU time."""
 
     def __init__(self, inner: Player) -> None:
         self.inner = inner
@@ -91,16 +121,19 @@ class Timed(Player):
         self.decisions = 0
         self.searched = 0
         self.seconds = 0.0
+        self.cpu = 0.0
 
     def choose(self, state: State, seat: int) -> str:
         self.decisions += 1
         if len(state.legal_actions()) > 1:
             self.searched += 1
         t = time.perf_counter()
+        c = time.process_time()
         try:
             return self.inner.choose(state, seat)
         finally:
             self.seconds += time.perf_counter() - t
+            self.cpu += time.process_time() - c
 
 
 def play_game(spec: GameSpec) -> dict[str, Any]:
@@ -113,6 +146,7 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
         "decisions_by_seat": [p.decisions for p in players],
         "searched_by_seat": [p.searched for p in players],
         "think_seconds_by_seat": [p.seconds for p in players],
+        "think_cpu_by_seat": [p.cpu for p in players],
     })
     return out
 
@@ -202,8 +236,9 @@ def main(argv: list[str] | None = None) -> int:
                 "unfinished" if w is None else r["players"][w])
             extra = ""
             if "seconds" in r:
-                think = ", ".join(f"{p} {s:.0f}s/{n} searched" for p, s, n in
-                                  zip(r["players"], r["think_seconds_by_seat"], r["searched_by_seat"]))
+                think = ", ".join(f"{p} {s:.0f}s ({c:.0f} CPU-s)/{n} searched" for p, s, c, n in
+                                  zip(r["players"], r["think_seconds_by_seat"], r["think_cpu_by_seat"],
+                                      r["searched_by_seat"]))
                 extra = f", {r['seconds']:.1f}s ({think})"
             print(f"  game {done[0]}/{args.games} seed {r['seed']} {' vs '.join(r['players'])}: {winner} "
                   f"({r['reason']}, {r['actions']} actions, turn {r['turns']}{extra})", flush=True)

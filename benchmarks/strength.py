@@ -69,6 +69,10 @@ class Timed(Player):
 def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
     """``make_player(label)``, or ``level+key=value+...``: that level's planner (for An Honourable
     Victory! and the clan card game: its :class:`~kassen.ai.lookahead.HalvingPlayer`) with settings changed."""
+    if label.startswith("plansearch@"):
+        from ai_strength import plansearch  # benchmarks/ is on sys.path when a script here runs
+
+        return plansearch(label, seed)
     if "+" not in label:
         return make_player(label, seed)
     from kassen.ai.players import GAME_LEVELS
