@@ -8,6 +8,7 @@ import pytest
 from kassen.ai.evaltree import PlanSearchPlayer
 from kassen.ai.evaluate import load_weights
 from kassen.rulesets.registry import load_game
+from tests.ai.helpers import play_legal
 from tests.ai.test_planner import _state_at
 from tests.ai.test_players import _with_other_hidden_information
 
@@ -22,17 +23,7 @@ def small(seed: int, iterations: int = 12) -> PlanSearchPlayer:
 def _play(game_id: str, seed: int, decisions: int) -> list[str]:
     s = load_game(game_id).new_state(None, seed)
     players = [small(seed), small(seed + 1)]
-    out = []
-    for _ in range(decisions):
-        if s.is_terminal():
-            break
-        seat = s.to_move()
-        legal = s.legal_actions()
-        a = players[seat].choose(s, seat)
-        assert a in legal, (a, legal)
-        out.append(a)
-        s = s.apply(a)
-    return out
+    return play_legal(s, players, decisions)
 
 
 @pytest.mark.parametrize("game_id", ["cc-samurai", "cc-samurai-zvezda"])

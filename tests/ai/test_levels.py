@@ -14,6 +14,7 @@ from kassen.ai.players import GAME_LEVELS, LevelPlayer, Player, level_player, ma
 from kassen.ai.search import GreedyPlayer, MCTSPlayer
 from kassen.engine.rng import Rng
 from kassen.rulesets.registry import load_game
+from tests.ai.helpers import play_legal
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -48,15 +49,7 @@ def test_every_level_of_every_game_plays_only_legal_actions(level, game_id, scen
     for seed in (1, 2):
         s = load_game(game_id).new_state(scenario, seed)
         players = [_cheap(level_player(level, game_id, seed * 10 + k)) for k in range(len(s.seat_names()))]
-        for _ in range(decisions):
-            if s.is_terminal():
-                break
-            seat = s.to_move()
-            legal = s.legal_actions()
-            a = players[seat].choose(s, seat)
-            assert a in legal, (a, legal)
-            assert a != "concede"
-            s = s.apply(a)
+        play_legal(s, players, decisions)
 
 
 def test_levels_of_the_other_games_are_the_halving_player_with_growing_budgets():

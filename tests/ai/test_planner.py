@@ -12,6 +12,7 @@ from kassen.ai.planner import TurnPlanner
 from kassen.ai.players import PLAYERS, LevelPlayer, level_player, make_player
 from kassen.ai.search import GreedyPlayer, MCTSPlayer
 from kassen.rulesets.registry import load_game
+from tests.ai.helpers import play_legal
 from tests.ai.test_players import _mid_game_state, _with_other_hidden_information
 
 GAME = load_game("cc-samurai")
@@ -26,17 +27,7 @@ def _play(game_id: str, seed: int, decisions: int) -> list[str]:
     """The planner (both seats) for ``decisions`` decisions; every action must be legal."""
     s = load_game(game_id).new_state(None, seed)
     players = [small(seed), small(seed + 1)]
-    out = []
-    for _ in range(decisions):
-        if s.is_terminal():
-            break
-        seat = s.to_move()
-        legal = s.legal_actions()
-        a = players[seat].choose(s, seat)
-        assert a in legal, (a, legal)
-        out.append(a)
-        s = s.apply(a)
-    return out
+    return play_legal(s, players, decisions)
 
 
 @pytest.mark.parametrize("game_id", ["cc-samurai", "cc-samurai-zvezda"])
