@@ -111,6 +111,21 @@ def test_battle_json_reports_games_draws_and_wins():
     assert out["wins_by_player"] == {"random": sum(out["wins_by_seat"].values())}
 
 
+def test_battle_reports_banners_only_for_a_game_that_has_them():
+    """C&C counts Victory Banners; An Honourable Victory! has none, so its table shows no banner column
+    (it showed a column of zeros)."""
+    cc = runner.invoke(app, ["battle", "cc-samurai", "--players", "random,random", "--games", "2", "--seed", "3"])
+    hv = runner.invoke(app, ["battle", "honourable-victory", "--players", "random,random", "--games", "2",
+                             "--seed", "3"])
+    hv_json = runner.invoke(app, ["battle", "honourable-victory", "--players", "random,random", "--games", "2",
+                                  "--seed", "3", "--json"])
+    assert cc.exit_code == hv.exit_code == hv_json.exit_code == 0, cc.output + hv.output + hv_json.output
+    assert "mean banners" in cc.output
+    assert "mean banners" not in hv.output and "random" in hv.output
+    out = json.loads(hv_json.output[hv_json.output.index("{"):])
+    assert out["mean_banners_by_player"] == {}
+
+
 def test_battle_refuses_a_wrong_number_of_players():
     result = runner.invoke(app, ["battle", "--players", "random", "--games", "1"])
     assert result.exit_code == 2 and "one per seat" in result.output

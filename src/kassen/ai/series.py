@@ -50,7 +50,7 @@ def game_summary(spec: GameSpec, state: State, actions: int) -> dict[str, Any]:
     """The summary :func:`play_one` returns, of a finished (or stopped) game."""
     res = state.result()
     obs = state.observation(None)
-    banners = obs.get("banners", {})
+    banners = obs.get("banners")  # C&C only: the other games have no banners to count
     return {
         "seed": spec.seed,
         "players": list(spec.players),
@@ -215,6 +215,7 @@ def summarize(results: list[dict[str, Any]], seats: tuple[str, ...]) -> SeriesSt
     if results:
         st.mean_actions = sum(r["actions"] for r in results) / len(results)
         st.mean_turns = sum((r["turns"] or 0) for r in results) / len(results)
-    st.mean_banners_by_player = {p: (banner_sum[p] / banner_n[p] if banner_n[p] else 0.0) for p in names}
+    # games without banners (An Honourable Victory!, the clan game) report none, not a mean of zeros
+    st.mean_banners_by_player = {p: banner_sum[p] / banner_n[p] for p in names if banner_n[p]}
     st.ci95_by_player = {p: list(wilson(st.wins_by_player[p], st.games_by_player[p])) for p in names}
     return st

@@ -286,14 +286,15 @@ def battle(
     if as_json:
         sys.stdout.write(json.dumps(stats.to_json(), indent=1) + "\n")
         return
-    t = Table("player", "games", "wins", "win rate", "95% interval", "mean banners",
+    banners = stats.mean_banners_by_player
+    t = Table("player", "games", "wins", "win rate", "95% interval", *(["mean banners"] if banners else []),
               title=f"{stats.games} games of {g.name}")
     for p in stats.wins_by_player:
         n = stats.games_by_player[p]
         w = stats.wins_by_player[p]
         lo, hi = stats.ci95_by_player[p]
         t.add_row(p, str(n), str(w), f"{w / n:.0%}" if n else "-", f"{lo:.0%} - {hi:.0%}",
-                  f"{stats.mean_banners_by_player[p]:.2f}")
+                  *([f"{banners[p]:.2f}" if p in banners else "-"] if banners else []))
     c = console()
     c.print(t)
     seats = ", ".join(f"{s}: {w}" for s, w in stats.wins_by_seat.items())
