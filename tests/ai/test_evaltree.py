@@ -1,48 +1,13 @@
-"""The plan search (kassen.ai.evaltree): legal, reproducible, blind to hidden information,
-and spending exactly its counted budget (strength runs live in benchmarks/)."""
+"""The plan search (kassen.ai.evaltree): spending exactly its counted budget, taking what wins,
+explaining its turn. Legality, reproducibility and blindness to hidden information are checked with
+the planner's in test_planner.py (strength runs live in benchmarks/)."""
 
 from __future__ import annotations
 
 import pytest
 
-from kassen.ai.evaltree import PlanSearchPlayer
-from kassen.ai.evaluate import load_weights
-from kassen.rulesets.registry import load_game
-from tests.ai.helpers import play_legal
 from tests.ai.test_planner import _state_at
-from tests.ai.test_players import _with_other_hidden_information
-
-WEIGHTS = load_weights()
-PLANNER = {"battle_samples": 2, "card_rollouts": 2, "card_beam": 2}
-
-
-def small(seed: int, iterations: int = 12) -> PlanSearchPlayer:
-    return PlanSearchPlayer(seed, iterations=iterations, weights=WEIGHTS, planner=PLANNER)
-
-
-def _play(game_id: str, seed: int, decisions: int) -> list[str]:
-    s = load_game(game_id).new_state(None, seed)
-    players = [small(seed), small(seed + 1)]
-    return play_legal(s, players, decisions)
-
-
-@pytest.mark.parametrize("game_id", ["cc-samurai", "cc-samurai-zvezda"])
-def test_plan_search_plays_only_legal_actions_and_fights(game_id):
-    actions = _play(game_id, 3, 120)
-    assert any(a.startswith(("attack ", "fire ")) for a in actions)
-    assert any(a.startswith("move ") for a in actions)
-
-
-def test_plan_search_is_deterministic_for_a_seed():
-    assert _play("cc-samurai", 5, 40) == _play("cc-samurai", 5, 40)
-
-
-@pytest.mark.parametrize("decision", ["play", "order", "move", "battle"])
-def test_plan_search_never_reads_the_opponents_hand_the_decks_or_the_dice(decision):
-    s = _state_at(decision)
-    seat = s.to_move()
-    other = _with_other_hidden_information(s, seat)
-    assert small(9).choose(s, seat) == small(9).choose(other, seat)
+from tests.ai.test_planner import small_search as small
 
 
 @pytest.mark.parametrize("budget", [1, 7, 40])

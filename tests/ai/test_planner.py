@@ -4,12 +4,14 @@ information, and reachable by its level names (strength runs live in benchmarks/
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 
+from kassen.ai.evaltree import PlanSearchPlayer
 from kassen.ai.evaluate import evaluate, load_weights
 from kassen.ai.planner import TurnPlanner
-from kassen.ai.players import PLAYERS, LevelPlayer, level_player, make_player
+from kassen.ai.players import PLAYERS, LevelPlayer, Player, level_player, make_player
 from kassen.ai.search import GreedyPlayer, MCTSPlayer
 from kassen.rulesets.registry import load_game
 from tests.ai.helpers import play_legal
@@ -23,22 +25,33 @@ def small(seed: int) -> TurnPlanner:
     return TurnPlanner(seed, weights=WEIGHTS, battle_samples=2, card_rollouts=2, card_beam=2)
 
 
-def _play(game_id: str, seed: int, decisions: int) -> list[str]:
-    """The planner (both seats) for ``decisions`` decisions; every action must be legal."""
+def small_search(seed: int, iterations: int = 12) -> PlanSearchPlayer:
+    """The plan search (kassen.ai.evaltree) over the small planner, 12 iterations a decision."""
+    return PlanSearchPlayer(seed, iterations=iterations, weights=WEIGHTS,
+                            planner={"battle_samples": 2, "card_rollouts": 2, "card_beam": 2})
+
+
+# both whole-turn planners must pass the same checks: legal, reproducible, blind
+PLANNERS: dict[str, Callable[[int], Player]] = {"planner": small, "plansearch": small_search}
+
+
+def _play(make: Callable[[int], Player], game_id: str, seed: int, decisions: int) -> list[str]:
+    """``make``'s player (both seats) for ``decisions`` decisions; every action must be legal."""
     s = load_game(game_id).new_state(None, seed)
-    players = [small(seed), small(seed + 1)]
-    return play_legal(s, players, decisions)
+    return play_legal(s, [make(seed), make(seed + 1)], decisions)
 
 
+@pytest.mark.parametrize("kind", PLANNERS)
 @pytest.mark.parametrize("game_id", ["cc-samurai", "cc-samurai-zvezda"])
-def test_planner_plays_only_legal_actions_and_fights(game_id):
-    actions = _play(game_id, 3, 150)
+def test_planner_plays_only_legal_actions_and_fights(kind, game_id):
+    actions = _play(PLANNERS[kind], game_id, 3, 150)
     assert any(a.startswith(("attack ", "fire ")) for a in actions)
     assert any(a.startswith("move ") for a in actions)
 
 
-def test_planner_is_deterministic_for_a_seed():
-    assert _play("cc-samurai", 5, 50) == _play("cc-samurai", 5, 50)
+@pytest.mark.parametrize("kind", PLANNERS)
+def test_planner_is_deterministic_for_a_seed(kind):
+    assert _play(PLANNERS[kind], "cc-samurai", 5, 50) == _play(PLANNERS[kind], "cc-samurai", 5, 50)
 
 
 def _state_at(decision: str, seed: int = 4):
@@ -56,13 +69,14 @@ def _state_at(decision: str, seed: int = 4):
     raise AssertionError(f"no {decision} decision reached")
 
 
-@pytest.mark.parametrize("decision", ["play", "battle"])
-def test_planner_never_reads_the_opponents_hand_the_decks_or_the_dice(decision):
+@pytest.mark.parametrize("kind", PLANNERS)
+@pytest.mark.parametrize("decision", ["play", "order", "move", "battle"])
+def test_planner_never_reads_the_opponents_hand_the_decks_or_the_dice(kind, decision):
     s = _state_at(decision)
     seat = s.to_move()
     other = _with_other_hidden_information(s, seat)
     # the same observation and the same seed: hidden cards and the real dice cannot change the choice
-    assert small(9).choose(s, seat) == small(9).choose(other, seat)
+    assert PLANNERS[kind](9).choose(s, seat) == PLANNERS[kind](9).choose(other, seat)
 
 
 def test_evaluation_reads_no_hidden_information():
