@@ -251,6 +251,9 @@ def test_a_person_never_sees_the_other_hand(tmp_path: Path) -> None:
         assert card not in out, card
     assert "Your Command cards" in out
     assert "Blue draws a Command card" in out  # the redacted narration
+    assert "Your Dragon cards" in out  # one's own Dragon cards: name, cost, when to play, whom and what
+    for d in GAME.new_state(None, 7).observation(0)["dragons"]:
+        assert f"{d['name']} (cost {d['cost']}; when: {d['window']}): {d['target']}: " in out, d
 
 
 def test_hot_seat_passes_the_keyboard() -> None:

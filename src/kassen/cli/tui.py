@@ -591,36 +591,42 @@ class _Session:
     def show_hand(self, obs: dict[str, Any], commands: bool = True, dragons: bool = True) -> None:
         hand = obs.get("hand")
         if commands and isinstance(hand, list):
-            self.con.print(Text("Your Command cards", style="bold underline"))
-            if not hand:
-                self.con.print("  (none)")
-            for card in hand:
-                line = Text("  ")
-                line.append(str(card.get("name", card.get("slug", "?"))), style="bold")
-                if card.get("slug"):
-                    line.append(f" [{card['slug']}]", style="dim")
-                if card.get("text"):
-                    line.append(f": {card['text']}")
-                self.con.print(line)
+            self.show_cards("Your Command cards", hand, self.command_card_text)
         dragon_cards = obs.get("dragons")
         if dragons and isinstance(dragon_cards, list):
-            self.con.print(Text("Your Dragon cards", style="bold underline"))
-            if not dragon_cards:
-                self.con.print("  (none)")
-            for d in dragon_cards:
-                line = Text("  ")
-                line.append(str(d.get("name", d.get("slug", "?"))), style="bold")
-                bits = []
-                if d.get("cost") is not None:
-                    bits.append(f"cost {d['cost']}")
-                if d.get("window"):
-                    bits.append(f"when: {d['window']}")
-                if bits:
-                    line.append(f" ({'; '.join(bits)})", style="dim")
-                if d.get("effect"):  # whom the card acts on, then what it does
-                    target = f"{d['target']}: " if d.get("target") and d["target"] != "none" else ""
-                    line.append(f": {target}{d['effect']}")
-                self.con.print(line)
+            self.show_cards("Your Dragon cards", dragon_cards, self.dragon_card_text)
+
+    def show_cards(self, title: str, cards: list[dict[str, Any]],
+                   describe: Callable[[Text, dict[str, Any]], None]) -> None:
+        """A titled list of cards, each its name in bold then what ``describe`` appends."""
+        self.con.print(Text(title, style="bold underline"))
+        if not cards:
+            self.con.print("  (none)")
+        for card in cards:
+            line = Text("  ")
+            line.append(str(card.get("name", card.get("slug", "?"))), style="bold")
+            describe(line, card)
+            self.con.print(line)
+
+    @staticmethod
+    def command_card_text(line: Text, card: dict[str, Any]) -> None:
+        if card.get("slug"):
+            line.append(f" [{card['slug']}]", style="dim")
+        if card.get("text"):
+            line.append(f": {card['text']}")
+
+    @staticmethod
+    def dragon_card_text(line: Text, d: dict[str, Any]) -> None:
+        bits = []
+        if d.get("cost") is not None:
+            bits.append(f"cost {d['cost']}")
+        if d.get("window"):
+            bits.append(f"when: {d['window']}")
+        if bits:
+            line.append(f" ({'; '.join(bits)})", style="dim")
+        if d.get("effect"):  # whom the card acts on, then what it does
+            target = f"{d['target']}: " if d.get("target") and d["target"] != "none" else ""
+            line.append(f": {target}{d['effect']}")
 
     def show_menu(self, state: State, obs: dict[str, Any], seat: int, actions: list[str]) -> None:
         played = obs.get("played")
