@@ -27,19 +27,6 @@ def test_plan_search_spends_exactly_its_iterations(budget, monkeypatch):
     assert rushed.choose(s, seat) == a and rushed.work == budget
 
 
-def test_plan_search_takes_a_winning_attack():
-    from tests.rulesets.cc_samurai.helpers import act, position
-
-    s = position("""
-        [red]
-        pieces = [{ at = "L3", unit = "SSp" }, { at = "F3", unit = "ASp" }]
-        [blue]
-        pieces = [{ at = "M4", unit = "ASp", blocks = 1 }, { at = "V9", unit = "ASp" }]
-    """, victory=1)
-    s = act(s, "play order-three-center", "order L3", "end-move")
-    assert small(1, 60).choose(s, 0) == "attack L3 M4"
-
-
 def test_plan_search_explains_its_turn():
     p = small(2)
     s = _state_at("play")

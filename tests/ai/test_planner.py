@@ -113,7 +113,16 @@ def test_weights_are_data_loaded_explicitly(tmp_path):
     assert load_weights(good)["banner"] == 2 * w["banner"]
 
 
-def test_planner_takes_a_winning_attack():
+WINNERS: dict[str, Callable[[], Player]] = {
+    "greedy": lambda: GreedyPlayer(1, samples=4, depth=4),
+    "planner": lambda: small(1),
+    "plansearch": lambda: small_search(1, 60),
+}
+
+
+@pytest.mark.parametrize("kind", WINNERS)
+def test_ai_takes_a_winning_attack(kind):
+    """The last banner is one attack away: every searching AI takes it."""
     from tests.rulesets.cc_samurai.helpers import act, position
 
     s = position("""
@@ -123,7 +132,7 @@ def test_planner_takes_a_winning_attack():
         pieces = [{ at = "M4", unit = "ASp", blocks = 1 }, { at = "V9", unit = "ASp" }]
     """, victory=1)
     s = act(s, "play order-three-center", "order L3", "end-move")
-    assert small(1).choose(s, 0) == "attack L3 M4"
+    assert WINNERS[kind]().choose(s, 0) == "attack L3 M4"
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])

@@ -72,19 +72,6 @@ def test_players_choose_legal_actions(name):
         s = s.apply(a)
 
 
-def test_greedy_takes_a_winning_attack():
-    from tests.rulesets.cc_samurai.helpers import act, position
-
-    s = position("""
-        [red]
-        pieces = [{ at = "L3", unit = "SSp" }, { at = "F3", unit = "ASp" }]
-        [blue]
-        pieces = [{ at = "M4", unit = "ASp", blocks = 1 }, { at = "V9", unit = "ASp" }]
-    """, victory=1)
-    s = act(s, "play order-three-center", "order L3", "end-move")
-    assert GreedyPlayer(1, samples=4, depth=4).choose(s, 0) == "attack L3 M4"
-
-
 def test_battle_series_statistics_add_up():
     results = run_series("cc-samurai", None, ["random", "random"], games=2, seed=1, swap=True)
     st = summarize(results, GAME.seats)
