@@ -113,7 +113,9 @@ def plansearch(label: str, seed: int) -> Player:
 
 
 class Timed(Player):
-    """Counts a player's decisions, those it had to think about (2+ legal actions), its wall and CPU time."""
+    """Counts a player's decisions, those it had to think about (2+ legal actions), its wall and CPU
+    time, the turns it played (C&C: its ``play`` decisions; the other games: the game turns in which
+    it decided) and its longest turn (wall seconds). ``benchmarks/strength.py`` uses it too."""
 
     def __init__(self, inner: Player) -> None:
         self.inner = inner
@@ -122,18 +124,34 @@ class Timed(Player):
         self.searched = 0
         self.seconds = 0.0
         self.cpu = 0.0
+        self.turns = 0
+        self.worst_turn = 0.0
+        self._turn = 0.0
+        self._game_turn: object = None
 
     def choose(self, state: State, seat: int) -> str:
+        legal = state.legal_actions()
+        if state.game.id.startswith("cc-samurai"):  # C&C: a turn begins with playing a Command card
+            new_turn = bool(legal) and all(a.startswith("play ") for a in legal)
+        else:  # the other games: the game turn (deployment round) of the observation changes
+            turn = state.observation(seat).get("turn")
+            new_turn, self._game_turn = turn != self._game_turn, turn
+        if new_turn:
+            self.turns += 1
+            self._turn = 0.0
         self.decisions += 1
-        if len(state.legal_actions()) > 1:
+        if len(legal) > 1:
             self.searched += 1
         t = time.perf_counter()
         c = time.process_time()
         try:
             return self.inner.choose(state, seat)
         finally:
-            self.seconds += time.perf_counter() - t
+            dt = time.perf_counter() - t
+            self.seconds += dt
             self.cpu += time.process_time() - c
+            self._turn += dt
+            self.worst_turn = max(self.worst_turn, self._turn)
 
 
 def play_game(spec: GameSpec) -> dict[str, Any]:

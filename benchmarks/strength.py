@@ -28,42 +28,9 @@ from typing import Any
 
 from kassen.ai.players import Player, make_player
 from kassen.ai.series import GameSpec, play_one, specs, wilson
-from kassen.engine.protocol import State
 
-
-class Timed(Player):
-    """Counts a player's thinking time, its decisions and the turns it played (C&C: its ``play``
-    decisions; the other games: the game turns in which it decided)."""
-
-    def __init__(self, inner: Player) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.seconds = 0.0
-        self.decisions = 0
-        self.turns = 0
-        self.worst_turn = 0.0
-        self._turn = 0.0
-        self._game_turn: object = None
-
-    def choose(self, state: State, seat: int) -> str:
-        legal = state.legal_actions()
-        if state.game.id.startswith("cc-samurai"):  # C&C: a turn begins with playing a Command card
-            new_turn = bool(legal) and all(a.startswith("play ") for a in legal)
-        else:  # the other games: the game turn (deployment round) of the observation changes
-            turn = state.observation(seat).get("turn")
-            new_turn, self._game_turn = turn != self._game_turn, turn
-        if new_turn:
-            self.turns += 1
-            self._turn = 0.0
-        self.decisions += 1
-        t = time.perf_counter()
-        try:
-            return self.inner.choose(state, seat)
-        finally:
-            dt = time.perf_counter() - t
-            self.seconds += dt
-            self._turn += dt
-            self.worst_turn = max(self.worst_turn, self._turn)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ai_strength import Timed  # noqa: E402  (benchmarks/ is not a package)
 
 
 def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
