@@ -136,6 +136,19 @@ def test_battle_on_ray_gives_the_same_results_as_one_process():
     assert json.loads(on_ray.stdout) == json.loads(plain.stdout)
 
 
+def test_balance_on_ray_gives_the_same_report_as_one_process(tmp_path):
+    """``kassen balance ... --ray`` (a local Ray instance) writes the report one process writes."""
+    cmd = ["balance", "cc-samurai", FAST, "--games", "2", "--players", "random,random", "--seed", "7"]
+    plain = _kassen(*cmd, "--out", str(tmp_path / "plain"))
+    assert plain.returncode == 0, plain.stderr
+    on_ray = _kassen(*cmd, "--ray", "--out", str(tmp_path / "ray"))
+    assert on_ray.returncode == 0, f"Ray could not run the series:\n{on_ray.stderr}"
+    reports = [json.loads((tmp_path / d / "balance.json").read_text()) for d in ("plain", "ray")]
+    assert reports[0]["scenarios"] == reports[1]["scenarios"]
+    assert reports[0]["scenarios"][FAST]["games"] == 2
+    assert "--ray" in reports[1]["command"] and "--ray" not in reports[0]["command"]
+
+
 def test_plots_of_a_one_sided_series(tmp_path):
     """A side that won every game: its interval ends at 1 up to rounding, and the plot still draws."""
     from kassen.ai.balance import write_plots
