@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/env_parts.py --games 10 [--game cc-samurai]
 
-The same games as ``env_throughput.py`` (engine game i, then env game i), played three ways: the
-env as it is; the env with a free observation (a tensor never written, so no buffer is brought up
+The same games as ``env_throughput.py`` (engine game i, then env game i), played four ways: the
+env as it is; the env with its observation buffers copied whole (``Match.replay = 0``, no journal
+replayed); the env with a free observation (a tensor never written, so no buffer is brought up
 to date and the rest is the PettingZoo loop, the legal actions' integers, the mask and the
 observation buffers' bookkeeping); and the env as it is with ``process_time_ns`` around each
 update of a seat's tensor (``Match.tensor_of``; the buffers' journal replay is not in it), for
@@ -44,6 +45,10 @@ def main() -> None:
     engine_game(a.game, a.seed)
     out: dict[str, Any] = {"game": a.game, "games": a.games, "seed": a.seed, "build": kassen.build()}
     out["env"] = _run(a.game, env, a.games, a.seed)
+    replay = match.replay
+    match.replay = 0  # every buffer copied whole when it changed: the journal not replayed
+    out["env_whole_copies"] = _run(a.game, env, a.games, a.seed)
+    match.replay = replay
     tensor_of = match.tensor_of
     zero = Tensor(match.encoder.size)  # never written: nothing to bring a buffer up to date with
     match.tensor_of = lambda st, seat: zero

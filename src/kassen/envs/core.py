@@ -108,12 +108,12 @@ class _Obs:
         self.refs = 0
         self.refs = sys.getrefcount(self.arr)  # the references to the array when nobody else holds it
 
-    def sync(self, t: Tensor) -> None:
-        """Bring the buffer up to date with ``t``: replay the journal since it was last synced, or
-        copy the tensor whole."""
+    def sync(self, t: Tensor, most: int) -> None:
+        """Bring the buffer up to date with ``t``: replay the journal since it was last synced (at
+        most ``most`` entries), or copy the tensor whole."""
         log = t.log
         n = len(log)
-        if self.of is not t or self.epoch != t.epoch or t.whole or n - self.pos > _REPLAY:
+        if self.of is not t or self.epoch != t.epoch or t.whole or n - self.pos > most:
             self.w[:] = t.cur
             self.of, self.epoch = t, t.epoch
         else:
@@ -154,6 +154,8 @@ class Match:
         self._codes: dict[str, int] | None = None
         self._masks: list[_Mask] = []
         self._obs: list[list[_Obs]] = []
+        #: journal entries replayed into a buffer at most (0: copied whole whenever it changed)
+        self.replay = _REPLAY
 
     def reset(self, seed: int) -> None:
         self.state = self.game.new_state(self.scenario, seed, **self.options)
@@ -247,7 +249,7 @@ class Match:
                 del bufs[0]
             b = _Obs(len(t.cur))
             bufs.append(b)
-        b.sync(t)
+        b.sync(t, self.replay)
         if len(t.log) > _JOURNAL:
             self._trim(t, bufs)
         return b.arr
@@ -258,11 +260,11 @@ class Match:
         n = len(t.log)
         keep = n
         for b in bufs:
-            if b.of is t and b.epoch == t.epoch and n - b.pos <= _REPLAY and b.pos < keep:
+            if b.of is t and b.epoch == t.epoch and n - b.pos <= self.replay and b.pos < keep:
                 keep = b.pos
         del t.log[:keep]
         for b in bufs:
-            if b.of is t and b.epoch == t.epoch and n - b.pos <= _REPLAY:
+            if b.of is t and b.epoch == t.epoch and n - b.pos <= self.replay:
                 b.pos -= keep
             else:
                 b.epoch = -1
