@@ -2,14 +2,12 @@
 
     .venv/bin/python benchmarks/env_parts.py --games 10 [--game cc-samurai]
 
-The same games as ``env_throughput.py`` (engine game i, then env game i), played four ways: the
-env as it is; the env with its observation buffers copied whole (``Match.replay = 0``, no journal
-replayed); the env with a free observation (a tensor never written, so no buffer is brought up
-to date and the rest is the PettingZoo loop, the legal actions' integers, the mask and the
-observation buffers' bookkeeping); and the env as it is with ``process_time_ns`` around each
-update of a seat's tensor (``Match.tensor_of``; the buffers' journal replay is not in it), for
-its CPU time inside the loop (less the clock's own cost between two readings, ``clock_us``), also
-by kind of decision (the ``t`` of the state's top task). Then the mask alone:
+The same games as ``env_throughput.py`` (engine game i, then env game i), played three ways: the
+env as it is; the env with a free observation (a zero array made once, so the rest is the
+PettingZoo loop, the legal actions' integers and the mask); and the env as it is with
+``process_time_ns`` around each observation (``Match.observe_state``), for its CPU time inside
+the loop (less the clock's own cost between two readings, ``clock_us``), also by kind of decision
+(the ``t`` of the state's top task). Then the mask alone:
 ``Match.mask`` over the states of the first game, in a row, its view dropped each time.
 """
 
@@ -20,11 +18,11 @@ import random
 import time
 from typing import Any
 
+import numpy as np
 from env_throughput import engine_game, env_args, env_game
 
 import kassen
 import kassen.envs
-from kassen.envs.fast import Tensor
 
 
 def _run(game: str, env: Any, games: int, seed: int) -> dict[str, float]:
@@ -45,22 +43,18 @@ def main() -> None:
     engine_game(a.game, a.seed)
     out: dict[str, Any] = {"game": a.game, "games": a.games, "seed": a.seed, "build": kassen.build()}
     out["env"] = _run(a.game, env, a.games, a.seed)
-    replay = match.replay
-    match.replay = 0  # every buffer copied whole when it changed: the journal not replayed
-    out["env_whole_copies"] = _run(a.game, env, a.games, a.seed)
-    match.replay = replay
-    tensor_of = match.tensor_of
-    zero = Tensor(match.encoder.size)  # never written: nothing to bring a buffer up to date with
-    match.tensor_of = lambda st, seat: zero
+    observe = match.observe_state
+    zero = np.zeros(match.encoder.size, np.float32)
+    match.observe_state = lambda st, seat: zero
     out["env_free_observation"] = _run(a.game, env, a.games, a.seed)
     spent = {"observe": 0}
     clock = time.process_time_ns
     #: per kind of decision to observe (the ``t`` of the state's top task): calls and CPU ns
     kinds: dict[str, list[int]] = {}
 
-    def timed_observe(st: Any, seat: int) -> Tensor:
+    def timed_observe(st: Any, seat: int) -> np.ndarray:
         t = clock()
-        r = tensor_of(st, seat)
+        r = observe(st, seat)
         ns = clock() - t
         spent["observe"] += ns
         stack = getattr(st, "stack", None)
@@ -70,9 +64,9 @@ def main() -> None:
         got[1] += ns
         return r
 
-    match.tensor_of = timed_observe
+    match.observe_state = timed_observe
     d = sum(env_game(env, a.seed + i)[0] for i in range(a.games))
-    match.tensor_of = tensor_of
+    match.observe_state = observe
     # what the clock itself adds to each timed call (a syscall: microseconds on a loaded machine)
     ticks = [clock() for _ in range(20001)]
     clock_ns = sum(b - a for a, b in zip(ticks, ticks[1:])) / 20000

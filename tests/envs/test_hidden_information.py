@@ -77,19 +77,7 @@ def _fast_observe(gid):
     return ob.observe
 
 
-def _env_observe(gid):
-    """The env's path: a match's read-only observation buffers, one set per seat, each brought up to
-    date by its seat's journal (``Match.observe``)."""
-    m = Match(gid)
-
-    def obs(st, seat):
-        m.state = st
-        return m.observe(seat)
-
-    return obs
-
-
-@pytest.mark.parametrize("make_observe", [_json_observe, _fast_observe, _env_observe], ids=["json", "fast", "env"])
+@pytest.mark.parametrize("make_observe", [_json_observe, _fast_observe], ids=["json", "fast"])
 @pytest.mark.parametrize(("gid", "scenario"), [("cc-samurai", None), ("clans", "3-players-beginners")])
 def test_determinized_states_look_the_same_to_their_seat(make_observe, gid, scenario):
     obs = make_observe(gid)
@@ -123,7 +111,7 @@ def _hv_pair(game, state, viewer):
     return game.state_from_json(data)
 
 
-@pytest.mark.parametrize("make_observe", [_json_observe, _fast_observe, _env_observe], ids=["json", "fast", "env"])
+@pytest.mark.parametrize("make_observe", [_json_observe, _fast_observe], ids=["json", "fast"])
 @pytest.mark.parametrize(("gid", "scenario", "pair", "every"), [
     ("cc-samurai", None, _cc_pair, 23),
     ("cc-samurai", "nagashino-1575", _cc_pair, 23),

@@ -15,7 +15,7 @@ from kassen.engine.errors import KassenError
 from kassen.engine.protocol import CHANCE, Game, Result, State, sample_chance
 from kassen.engine.rng import Rng
 from kassen.envs.actions import ActionIndex, action_index
-from kassen.envs.fast import Observer, Tensor
+from kassen.envs.fast import Observer
 from kassen.envs.tensors import Encoder, encoder
 from kassen.rulesets.registry import load_game
 
@@ -82,48 +82,6 @@ def _refs(m: _Mask) -> int:
     return sys.getrefcount(m.arr)
 
 
-#: observation buffers a seat keeps at most (a loop holds one or two observations of a seat)
-_OBS = 4
-#: journal entries (lists of cells) replayed into a buffer at most; more, and it is copied whole
-_REPLAY = 40
-#: journal entries kept at most: past it, what every buffer still to be brought up to date has
-#: replayed is dropped (a buffer that far behind is copied whole)
-_JOURNAL = 160
-
-
-class _Obs:
-    """One observation buffer of a seat: its bytes, the array we write and the read-only array over
-    them handed out, and how far it is up to date with the seat's :class:`Tensor` (which tensor,
-    its epoch, how many journal entries it has replayed)."""
-
-    def __init__(self, size: int) -> None:
-        self.buf = bytearray(4 * size)
-        self.w: Any = np.frombuffer(self.buf, np.float32)
-        self.mv: Any = memoryview(self.buf).cast("f")
-        self.arr: Any = np.frombuffer(self.buf, np.float32)
-        self.arr.setflags(write=False)
-        self.of: Tensor | None = None
-        self.epoch = -1
-        self.pos = 0
-        self.refs = 0
-        self.refs = sys.getrefcount(self.arr)  # the references to the array when nobody else holds it
-
-    def sync(self, t: Tensor, most: int) -> None:
-        """Bring the buffer up to date with ``t``: replay the journal since it was last synced (at
-        most ``most`` entries), or copy the tensor whole."""
-        log = t.log
-        n = len(log)
-        if self.of is not t or self.epoch != t.epoch or t.whole or n - self.pos > most:
-            self.w[:] = t.cur
-            self.of, self.epoch = t, t.epoch
-        else:
-            src, dst = t.mv, self.mv
-            for k in range(self.pos, n):
-                for i in log[k]:
-                    dst[i] = src[i]
-        self.pos = n
-
-
 class Match:
     """One game in progress, as the adapters see it.
 
@@ -140,9 +98,9 @@ class Match:
         self.encoder: Encoder = encoder(self.game.id)
         self.observer = Observer(self.game.id)
         fast = self.observer.fast
-        #: ``(state, seat) -> the seat's Tensor``: the game's fast observer, or the JSON path
-        self.tensor_of: Callable[[Any, int], Tensor] = (self.observer.tensor if fast is None
-                                                        else fast.tensor)
+        #: ``(state, seat) -> tensor``: the game's fast observer, or the JSON path
+        self.observe_state: Callable[[Any, int], Any] = (self.observer.observe if fast is None
+                                                          else fast.observe)
         self.state: State = self.game.new_state(scenario, 0, **options)
         self.rng = Rng(0)
         self._ids: dict[str, int] = dict(zip(self.index.actions, range(len(self.index.actions))))
@@ -153,9 +111,6 @@ class Match:
         self._ints: list[int] = []
         self._codes: dict[str, int] | None = None
         self._masks: list[_Mask] = []
-        self._obs: list[list[_Obs]] = []
-        #: journal entries replayed into a buffer at most (0: copied whole whenever it changed)
-        self.replay = _REPLAY
 
     def reset(self, seed: int) -> None:
         self.state = self.game.new_state(self.scenario, seed, **self.options)
@@ -230,44 +185,8 @@ class Match:
         return m.arr
 
     def observe(self, seat: int) -> Any:
-        """``seat``'s observation tensor: a read-only array over a buffer of the seat's written again
-        only once nobody holds it (``sys.getrefcount``, as the masks): an observation kept never
-        changes, and a loop that drops its observations recycles two buffers a seat, each brought
-        up to date by the journal of the cells written since (:class:`_Obs`)."""
-        t = self.tensor_of(self.state, seat)
-        obs = self._obs
-        while len(obs) <= seat:
-            obs.append([])
-        bufs = obs[seat]
-        b = None
-        for x in bufs:
-            if sys.getrefcount(x.arr) == x.refs:  # nobody holds it: bring it up to date
-                b = x
-                break
-        if b is None:
-            if len(bufs) >= _OBS:  # all held: the oldest is the agent's now
-                del bufs[0]
-            b = _Obs(len(t.cur))
-            bufs.append(b)
-        b.sync(t, self.replay)
-        if len(t.log) > _JOURNAL:
-            self._trim(t, bufs)
-        return b.arr
-
-    def _trim(self, t: Tensor, bufs: list[_Obs]) -> None:
-        """Drop the journal entries every buffer of ``t`` within reach has replayed; a buffer out of
-        reach is copied whole when it is next used."""
-        n = len(t.log)
-        keep = n
-        for b in bufs:
-            if b.of is t and b.epoch == t.epoch and n - b.pos <= self.replay and b.pos < keep:
-                keep = b.pos
-        del t.log[:keep]
-        for b in bufs:
-            if b.of is t and b.epoch == t.epoch and n - b.pos <= self.replay:
-                b.pos -= keep
-            else:
-                b.epoch = -1
+        """``seat``'s observation tensor (a fresh array)."""
+        return self.observe_state(self.state, seat)
 
     def play(self, action: Any) -> None:
         """Play ``action``: its integer (a numpy one too; ``None`` is refused) or its notation."""

@@ -88,38 +88,6 @@ def _diff(keys: list[Hex], vals: list[Any], old_keys: list[Hex], old_vals: list[
         j += 1
 
 
-class Tensor:
-    """One seat's tensor, written in place by its observer, and the journal of the cells written:
-    ``log`` holds lists of flat indices, appended as they are written (a cell may appear more
-    than once). ``epoch`` changes when the tensor is replaced or the journal cleared, and
-    ``whole`` says it is written without a journal: a copy of it is then brought up to date by
-    copying it whole (``kassen.envs.core.Match.observe``)."""
-
-    def __init__(self, size: int, whole: bool = False) -> None:
-        self.cur: np.ndarray = np.zeros(size, np.float32)
-        self.mv: Any = _view(self.cur)  # item writes through it are cheaper than numpy's
-        self.log: list[list[int]] = []
-        self.epoch = 0
-        self.whole = whole
-
-    def replace(self, cur: np.ndarray) -> None:
-        """Write ``cur`` from now on (its every copy is copied whole again)."""
-        self.cur, self.mv = cur, _view(cur)
-        self.log = []
-        self.epoch += 1
-
-    def forget(self) -> None:
-        """Clear the journal (its every copy is copied whole again)."""
-        if self.log:
-            self.log = []
-            self.epoch += 1
-
-    def copy(self) -> np.ndarray:
-        """A fresh copy of the tensor, the journal cleared (nobody is brought up to date by it)."""
-        self.forget()
-        return self.cur.copy()
-
-
 class _Part:
     """The indices a part wrote last time, the key of its inputs and a memo key -> (indices, values)."""
 
@@ -137,13 +105,14 @@ class _List:
         self.idx = idx
 
 
-class _Seat(Tensor):
-    """One seat's current tensor, its journal, and the inputs it was written from (the state's own
-    objects, held by reference: see ``CCObserver.observe``). Typed, so that the compiled build
-    compares them natively."""
+class _Seat:
+    """One seat's current tensor and the inputs it was written from (the state's own objects,
+    held by reference: see ``CCObserver.observe``). Typed, so that the compiled build compares
+    them natively."""
 
     def __init__(self, size: int) -> None:
-        super().__init__(size)
+        self.cur: np.ndarray = np.zeros(size, np.float32)
+        self.mv: Any = _view(self.cur)  # item writes through it are cheaper than numpy's
         #: the static inputs: which side is at the bottom, terrain, tents, scenario
         self.bottom = -1
         self.terrain: dict[Hex, str] | None = None
@@ -211,7 +180,6 @@ class CCObserver:
         if tuple(lay.scalars[: len(_COUNTERS)]) != _COUNTERS:
             raise AssertionError("the counters are the first scalars of the C&C layout")
         self.n_counters = len(_COUNTERS)
-        self.counter_idx: list[int] = list(range(self.vec0, self.vec0 + self.n_counters))
         #: the increment of each scalar a part sums into (a card slug's copies, ...)
         self.inc: dict[int, float] = {}
         #: (increment, times) -> the float32 sum, clipped
@@ -277,11 +245,6 @@ class CCObserver:
     # ------------------------------------------------------------ the tensor
     def observe(self, st: CCState, seat: int) -> np.ndarray:
         """``seat``'s tensor of ``st`` (a fresh array)."""
-        return self.tensor(st, seat).copy()
-
-    def tensor(self, st: CCState, seat: int) -> Tensor:
-        """``seat``'s tensor brought up to date to ``st``, the cells written journaled (not a copy:
-        the next call writes it again)."""
         ss = self.seats[seat]
         if ss is None:
             ss = self.seats[seat] = _Seat(self.enc.size)
@@ -317,7 +280,6 @@ class CCObserver:
                     ss.ordered = ss.ordered + new
                     for i in new:
                         mv[i] = 1.0
-                    ss.log.append(new)
                 else:
                     hexes: set[Hex] = set()
                     self._rewrite_orders(ss, self._orders(st, orders, flip, hexes))
@@ -372,16 +334,12 @@ class CCObserver:
             v0, old_vals = self.vec0, ss.c_vals
             if not old_vals:
                 mv[v0:v0 + self.n_counters] = array("f", vals)
-                ss.log.append(self.counter_idx)
             else:
-                w: list[int] = []
                 for i in range(len(vals)):
                     if vals[i] != old_vals[i]:
                         mv[v0 + i] = vals[i]
-                        w.append(v0 + i)
-                ss.log.append(w)
             ss.counters_set, ss.c_res, ss.c_ints, ss.c_vals = True, res, ints, vals
-        return ss
+        return ss.cur.copy()
 
     def _rewrite_orders(self, ss: _Seat, new: list[int]) -> None:
         """Replace the orders' cells by ``new`` (when they differ)."""
@@ -394,8 +352,6 @@ class CCObserver:
         for i in new:
             mv[i] = 1.0
         ss.ordered = new
-        ss.log.append(old)
-        ss.log.append(new)
 
     def _write_pending(self, ss: _Seat, seat: int, flip: bool, top: JSON | None) -> None:
         """Replace the pending decision's cells and scalars, by its key (memo)."""
@@ -433,12 +389,9 @@ class CCObserver:
         if old is not None:
             for i in old.idx:
                 mv[i] = 0.0
-            ss.log.append(old.idx)
         for i, n in counts.items():
             mv[i] = tab[i][n]
-        idx = list(counts)
-        ss.log.append(idx)
-        ss.lists[slot] = _List(cards, idx)  # a state's list is never changed: kept as it is
+        ss.lists[slot] = _List(cards, list(counts))  # a state's list is never changed: kept as it is
 
     def _sparse(self, counts: Sparse) -> tuple[list[int], list[float]]:
         """The indices and float32 sums of ``counts`` (index -> times its increment is added)."""
@@ -468,8 +421,6 @@ class CCObserver:
         idx, vals = got
         for k in range(len(idx)):
             mv[idx[k]] = vals[k]
-        ss.log.append(part.idx)
-        ss.log.append(idx)
         part.idx, part.key = idx, key
 
     def _sum32(self, inc: float, n: int) -> float:
@@ -493,7 +444,7 @@ class CCObserver:
         for side, h in st.tents.items():
             cur[self.ch(f"tent:{'own' if side == seat else 'enemy'}") + self.cell(st, h, flip)] = 1
         np.clip(cur, 0.0, 1.0, out=cur)
-        ss.replace(cur)
+        ss.cur, ss.mv = cur, _view(cur)
         ss.clear()
 
     def _pieces(self, ss: _Seat, st: CCState, seat: int, flip: bool) -> list[Hex]:
@@ -508,7 +459,7 @@ class CCObserver:
             lkeys, lvals = list(leaders), list(leaders.values())
             _diff(lkeys, lvals, ss.leader_keys, ss.leader_vals, changed)
             ss.leader_keys, ss.leader_vals = lkeys, lvals
-        mv, written, log = ss.mv, ss.written, ss.log
+        mv, written = ss.mv, ss.written
         uch, lch, lone = self.unit_ch2[seat], self.leader_ch2[seat], self.lone_ch[seat]
         mb = self.max_blocks
         for h in changed:
@@ -517,7 +468,6 @@ class CCObserver:
                 for i in was:
                     mv[i] = 0.0
                 del written[h]
-                log.append(was)
             u = units.get(h)
             ld = leaders.get(h)
             if u is None and ld is None:
@@ -539,7 +489,6 @@ class CCObserver:
                 w.append(k)
                 w.append(k2)
             written[h] = w
-            log.append(w)
         ss.units, ss.leaders = units, leaders
         return changed
 
@@ -640,14 +589,3 @@ class Observer:
         from kassen.envs.tensors import observe
 
         return observe(state, seat)
-
-    def tensor(self, state: Any, seat: int) -> Tensor:
-        """``seat``'s tensor of ``state``, kept by the observer and journaled (:class:`Tensor`): the
-        next call writes it again. Without a fast observer, a new one from the JSON path."""
-        if self.fast is not None:
-            return self.fast.tensor(state, seat)
-        if self.other is not None:
-            return self.other.tensor(state, seat)  # type: ignore[no-any-return]
-        t = Tensor(0, True)
-        t.replace(self.observe(state, seat))
-        return t

@@ -14,7 +14,8 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from kassen.envs.fast import Tensor
+import numpy as np
+
 from kassen.envs.tensors import CLANS_MAX_SEATS, ClansEncoder
 from kassen.rulesets.clans.common import Entry, card_type, clan_cards
 from kassen.rulesets.clans.data import CLANS
@@ -40,12 +41,12 @@ class _Side:
         self.idx = idx
 
 
-class _Seat(Tensor):
-    """One seat's tensor (written without a journal: a few KB, copied whole), the game facts it
-    was written for and each side as last written."""
+class _Seat:
+    """One seat's tensor, the game facts it was written for and each side as last written."""
 
     def __init__(self, size: int) -> None:
-        super().__init__(size, True)
+        self.cur: Any = np.zeros(size, np.float32)
+        self.mv: Any = memoryview(self.cur)  # type: ignore[arg-type]
         self.tiles: list[str] | None = None
         self.table: Any = None
         self.clans: tuple[int, ...] = ()
@@ -128,10 +129,6 @@ class ClansObserver:
 
     def observe(self, st: ClansState, seat: int) -> Any:
         """``seat``'s tensor of ``st`` (a fresh array)."""
-        return self.tensor(st, seat).copy()
-
-    def tensor(self, st: ClansState, seat: int) -> Tensor:
-        """``seat``'s tensor brought up to date to ``st`` (not a copy: the next call writes it again)."""
         ss = self.seats.get(seat)
         if ss is None:
             ss = self.seats[seat] = _Seat(self.size)
@@ -223,7 +220,7 @@ class ClansObserver:
             w = res.winner
             won = w is not None and w in (me, partner)
             mv[sc["result:draw" if w is None else ("result:won" if won else "result:lost")]] = 1.0
-        return ss
+        return ss.cur.copy()
 
     def _planes(self, ss: _Seat, st: ClansState, mv: Any, me: int, n: int, partner: int, over: bool) -> None:
         """Write again each Battlefield side whose inputs differ from those it was written from."""

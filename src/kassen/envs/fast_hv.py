@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from kassen.envs.fast import Tensor
 from kassen.envs.fast_clans import r32
 from kassen.envs.tensors import (
     HV_CLASSES,
@@ -41,17 +40,15 @@ def _clip(x: float) -> float:
     return 0.0 if x < 0.0 else 1.0 if x > 1.0 else x
 
 
-class _Seat(Tensor):
-    """One seat's tensor over one table (written without a journal: the unit planes and scalars are
-    rewritten at every call, more cells than its 9 KB copied whole cost): the cells written
-    outside the unit slots by the last call (zeroed and written again at every call), and per
-    unit its slot as last written (what it showed, the scalars written), written again only when
-    what it shows changed."""
+class _Seat:
+    """One seat's tensor over one table: the cells written outside the unit slots by the last call
+    (zeroed and written again at every call), and per unit its slot as last written (what it
+    showed, the scalars written), written again only when what it shows changed."""
 
     def __init__(self, table: Any, cur: np.ndarray) -> None:
-        super().__init__(0, True)
-        self.replace(cur)
         self.table = table
+        self.cur = cur
+        self.mv: Any = memoryview(cur)  # type: ignore[arg-type]
         self.dyn: list[int] = []
         self.slot_sig: dict[str, tuple[Any, ...]] = {}
         self.slot_idx: dict[str, list[int]] = {}
@@ -162,11 +159,6 @@ class HVObserver:
         return out
 
     def observe(self, st: HVState, seat: int) -> Any:
-        """``seat``'s tensor of ``st`` (a fresh array)."""
-        return self.tensor(st, seat).copy()
-
-    def tensor(self, st: HVState, seat: int) -> Tensor:
-        """``seat``'s tensor brought up to date to ``st`` (not a copy: the next call writes it again)."""
         me = seat
         table = st.table
         ss = self.seats.get(me)
@@ -337,4 +329,4 @@ class HVObserver:
             elif v < 0.0:
                 mv[k] = 0.0
         ss.dyn = dyn
-        return ss
+        return ss.cur.copy()
