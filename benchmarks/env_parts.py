@@ -2,9 +2,11 @@
 
     .venv/bin/python benchmarks/env_parts.py --games 10 [--game cc-samurai]
 
-The same games as ``env_throughput.py`` (engine game i, then env game i), played three ways: the
+The same games as ``env_throughput.py`` (engine game i, then env game i), played several ways: the
 env as it is; the env with a free observation (a zero array made once, so the rest is the
-PettingZoo loop, the legal actions' integers and the mask); and the env as it is with
+PettingZoo loop, the legal actions' integers and the mask), and that loop taken apart (the match
+alone: actions played by their integers, the legal actions' integers; then with the mask; then
+the AEC core's ``last`` and ``step`` without PettingZoo's wrapper); and the env as it is with
 ``process_time_ns`` around each observation (``Match.observe_state``), for its CPU time inside
 the loop (less the clock's own cost between two readings, ``clock_us``), also by kind of decision
 (the ``t`` of the state's top task). Then the mask alone:
@@ -16,6 +18,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -25,15 +28,68 @@ import kassen
 import kassen.envs
 
 
-def _run(game: str, env: Any, games: int, seed: int) -> dict[str, float]:
+def _run(game: str, env: Any, games: int, seed: int,
+         play: Callable[[Any, int], tuple[int, float]] = env_game) -> dict[str, float]:
+    """The engine's games against ``play``'s (the env loop, or a part of it), in turn."""
     e = v = 0.0
     d = 0
     for i in range(games):
         n1, t1 = engine_game(game, seed + i)
-        n2, t2 = env_game(env, seed + i)
+        n2, t2 = play(env, seed + i)
         assert n1 == n2
         e, v, d = e + t1, v + t2, d + n1
     return {"engine_us": round(e / d * 1e6, 1), "env_us": round(v / d * 1e6, 1), "ratio": round(v / e, 2)}
+
+
+def match_game(env: Any, seed: int) -> tuple[int, float]:
+    """The env's ``Match`` alone: an action played by its integer, the state's legal actions and
+    their integers (as ``env_game`` picks), no mask, no observation, no PettingZoo."""
+    rng = random.Random(seed)
+    m = env.unwrapped.match
+    decisions, t0 = 0, time.process_time()
+    m.reset(seed)
+    while not m.state.is_terminal():
+        legal = m.legal()
+        m.play(m.ints()[legal.index(rng.choice(legal))])
+        decisions += 1
+    return decisions, time.process_time() - t0
+
+
+def mask_game(env: Any, seed: int) -> tuple[int, float]:
+    """``match_game`` and the mask of the seat to move."""
+    rng = random.Random(seed)
+    m = env.unwrapped.match
+    decisions, t0 = 0, time.process_time()
+    m.reset(seed)
+    while not m.state.is_terminal():
+        mask = m.mask(m.mover())
+        legal = m.legal()
+        code = m.ints()[legal.index(rng.choice(legal))]
+        assert mask[code]
+        m.play(code)
+        decisions += 1
+    return decisions, time.process_time() - t0
+
+
+def core_game(env: Any, seed: int) -> tuple[int, float]:
+    """The env's AEC core (``last``, ``step``, the infos, rewards...) without PettingZoo's wrapper
+    and agent iterator."""
+    rng = random.Random(seed)
+    core = env.unwrapped.core
+    ints = env.unwrapped.match.ints
+    decisions, t0 = 0, time.process_time()
+    core.reset(seed)
+    while core.agents:
+        obs, _r, terminated, truncated, info = core.last()
+        if terminated or truncated:
+            core.step(None)
+            continue
+        legal = info["legal_actions"]
+        code = ints()[legal.index(rng.choice(legal))]
+        assert obs["action_mask"][code] and obs["observation"].shape
+        core.step(code)
+        decisions += 1
+    return decisions, time.process_time() - t0
 
 
 def main() -> None:
@@ -47,6 +103,9 @@ def main() -> None:
     zero = np.zeros(match.encoder.size, np.float32)
     match.observe_state = lambda st, seat: zero
     out["env_free_observation"] = _run(a.game, env, a.games, a.seed)
+    # the free observation's loop taken apart: the match alone, with the mask, the AEC core
+    for name, play in (("match_only", match_game), ("match_and_mask", mask_game), ("aec_core", core_game)):
+        out[name] = _run(a.game, env, a.games, a.seed, play)
     spent = {"observe": 0}
     clock = time.process_time_ns
     #: per kind of decision to observe (the ``t`` of the state's top task): calls and CPU ns
