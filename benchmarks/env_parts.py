@@ -4,8 +4,8 @@
 
 The same games as ``env_throughput.py`` (engine game i, then env game i), played several ways: the
 env as it is; the env with a free observation (a zero array made once, so the rest is the
-PettingZoo loop, the legal actions' integers and the mask), and that loop taken apart (the match
-alone: actions played by their integers, the legal actions' integers; then with the mask; then
+PettingZoo loop, the legal actions' integers and the mask), and that loop taken apart (the engine
+and the legal actions' integers looked up in the action index; the match alone: actions played by their integers, the legal actions' integers; then with the mask; then
 the AEC core's ``last`` and ``step`` without PettingZoo's wrapper); and the env as it is with
 ``process_time_ns`` around each observation (``Match.observe_state``), for its CPU time inside
 the loop (less the clock's own cost between two readings, ``clock_us``), also by kind of decision
@@ -39,6 +39,28 @@ def _run(game: str, env: Any, games: int, seed: int,
         assert n1 == n2
         e, v, d = e + t1, v + t2, d + n1
     return {"engine_us": round(e / d * 1e6, 1), "env_us": round(v / d * 1e6, 1), "ratio": round(v / e, 2)}
+
+
+#: game id -> its action index as a dict (notation -> integer), made once
+_IDS: dict[str, dict[str, int]] = {}
+
+
+def ints_game(env: Any, seed: int) -> tuple[int, float]:
+    """The engine's game, and the integers of each state's legal actions looked up in the action
+    index (as ``Match`` does): what the look-ups cost in the loop."""
+    m = env.unwrapped.match
+    gid = m.game.id
+    ids = _IDS.get(gid) or _IDS.setdefault(gid, {a: i for i, a in enumerate(m.index.actions)})
+    rng = random.Random(seed)
+    decisions, t0 = 0, time.process_time()
+    s = m.game.new_state(None, seed)
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        ints = [ids[a] for a in legal]
+        assert len(ints) == len(legal)
+        s = s.apply(rng.choice(legal))
+        decisions += 1
+    return decisions, time.process_time() - t0
 
 
 def match_game(env: Any, seed: int) -> tuple[int, float]:
@@ -104,7 +126,8 @@ def main() -> None:
     match.observe_state = lambda st, seat: zero
     out["env_free_observation"] = _run(a.game, env, a.games, a.seed)
     # the free observation's loop taken apart: the match alone, with the mask, the AEC core
-    for name, play in (("match_only", match_game), ("match_and_mask", mask_game), ("aec_core", core_game)):
+    for name, play in (("engine_and_ints", ints_game), ("match_only", match_game), ("match_and_mask", mask_game),
+                       ("aec_core", core_game)):
         out[name] = _run(a.game, env, a.games, a.seed, play)
     spent = {"observe": 0}
     clock = time.process_time_ns
