@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/env_observe.py --game cc-samurai --games 4
 
-The states of ``--games`` seeded random games (seeds 0, 1, ...) are recorded first; then one
+The states of ``--games`` seeded random games (seeds ``--seed``, ``--seed`` + 1, ...) are recorded first; then one
 observer (``kassen.envs.fast.Observer``, as the env keeps it across games) observes each state for
 the seat to move, in a row, keeping only the last observation (as a loop that drops it). Best of
 ``--reps`` passes, each with a new observer. Outside the env loop, so the engine's work does not
@@ -11,11 +11,12 @@ evict the observer's caches between two calls: lower than ``env_parts.py``'s in-
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import time
 from typing import Any
+
+from env_throughput import env_args
 
 import kassen
 from kassen.envs.fast import Observer
@@ -23,14 +24,10 @@ from kassen.rulesets.registry import load_game
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="cc-samurai")
-    ap.add_argument("--games", type=int, default=4)
-    ap.add_argument("--reps", type=int, default=5)
-    a = ap.parse_args()
+    a = env_args(__doc__, 4, reps=5)
     g = load_game(a.game)
     seq: list[tuple[Any, int]] = []
-    for seed in range(a.games):
+    for seed in range(a.seed, a.seed + a.games):
         rng = random.Random(seed)
         s = g.new_state(None, seed)
         while not s.is_terminal():

@@ -61,12 +61,20 @@ def env_game(env: Any, seed: int) -> tuple[int, float]:
     return decisions, time.process_time() - t0
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def env_args(doc: str | None, games: int, **more: int) -> argparse.Namespace:
+    """The env benchmarks' arguments: ``--game``, ``--games`` (default ``games``), ``--seed`` (the
+    first game's; the others follow), and the integer options ``more`` (name -> default)."""
+    ap = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
     ap.add_argument("--game", default="cc-samurai")
-    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--games", type=int, default=games)
     ap.add_argument("--seed", type=int, default=0)
-    a = ap.parse_args()
+    for name, default in more.items():
+        ap.add_argument(f"--{name}", type=int, default=default)
+    return ap.parse_args()
+
+
+def main() -> None:
+    a = env_args(__doc__, 10)
     env = kassen.envs.aec_env(a.game)  # made once (its action index and encoder too), not timed
     engine_game(a.game, a.seed)  # and the rules' first-use caches
     d1 = d2 = 0

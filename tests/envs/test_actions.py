@@ -110,3 +110,20 @@ def test_the_kensei_companion_is_not_an_environment_and_says_why():
     assert "kensei" not in env_games()
     with pytest.raises(KassenError, match="table companion"):
         action_index("kensei")
+
+
+@pytest.mark.parametrize("gid", ["cc-samurai", "clans", "honourable-victory"])
+def test_a_matchs_integers_are_the_indexs_across_games(gid):
+    """``Match.ints`` (looked up through the match's cache of the actions met in play, kept across
+    games) are the index's integers of the legal actions, in their order, at every decision."""
+    from kassen.envs.core import Match
+
+    m = Match(gid)
+    ix = m.index
+    for seed in (1, 2):
+        m.reset(seed)
+        rng = Rng(seed)
+        while not m.state.is_terminal():
+            legal = m.legal()
+            assert m.ints() == list(ix.encode(legal).values()) == [ix.index(a) for a in legal]
+            m.play(rng.choice(legal))

@@ -60,6 +60,9 @@ def returns_of(result: Result | None, n: int, teams: list[list[int]]) -> list[fl
     return [1.0 if s in winners else -1.0 for s in range(n)]
 
 
+#: actions kept in a match's cache of look-ups at most (``Match._hot``)
+_HOT = 1 << 14
+
 #: mask buffers a match keeps at most (a loop holds one or two masks at a time)
 _MASKS = 4
 
@@ -104,6 +107,9 @@ class Match:
         self.state: State = self.game.new_state(scenario, 0, **options)
         self.rng = Rng(0)
         self._ids: dict[str, int] = dict(zip(self.index.actions, range(len(self.index.actions))))
+        #: the actions met in play -> their integers: a few thousand of the index's tens of thousands,
+        #: so a look-up stays in the cache, and it often finds the engine's own string object
+        self._hot: dict[str, int] = {}
         self._actions: tuple[str, ...] = self.index.actions
         self._seen: State | None = None  # the state the caches below are of
         self._mover: int | None = None  # the seat to move in that state
@@ -129,9 +135,18 @@ class Match:
         self._seen = st
         self._mover = st.to_move()
         legal = self._legal = st.legal_actions()
-        ids = self._ids
+        ids, hot = self._ids, self._hot
+        ints: list[int] = []
         try:
-            self._ints = [ids[a] for a in legal]
+            for a in legal:
+                i = hot.get(a)
+                if i is None:
+                    i = ids[a]
+                    if len(hot) >= _HOT:
+                        hot.clear()
+                    hot[a] = i
+                ints.append(i)
+            self._ints = ints
         except KeyError:  # an action outside the static list: overflow slots
             self._ints = list(self.index.encode(legal).values())
         self._codes = None

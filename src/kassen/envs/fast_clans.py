@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 
 from kassen.envs.tensors import CLANS_MAX_SEATS, ClansEncoder
-from kassen.rulesets.clans.common import Entry, card_type
+from kassen.rulesets.clans.common import Entry, card_type, clan_cards
+from kassen.rulesets.clans.data import CLANS
 from kassen.rulesets.clans.state import ClansState
+from kassen.rulesets.clans.tasks import DECISION_PHASE
 
 _F32 = array("f", [0.0])
 
@@ -117,8 +119,16 @@ class ClansObserver:
         self.zero_scalars = array("f", bytes(4 * self.n_scalars))
         self.zero_planes = array("f", bytes(4 * v0))
         self.seats: dict[int, _Seat] = {}
+        #: card id -> its type (the rules' ``card_type``, read from the observer's own table)
+        self.type_of: dict[str, str] = {cid: card_type(cid) for c in range(len(CLANS)) for cid in clan_cards(c)}
+        #: card id -> the channel offset of its type face up, face down and known; its hand scalar
+        self.up_of: dict[str, int] = {cid: self.up[t] for cid, t in self.type_of.items()}
+        self.known_down_of: dict[str, int] = {cid: self.known_down[t] for cid, t in self.type_of.items()}
+        self.hand_of: dict[str, int] = {cid: self.sc_hand[t] for cid, t in self.type_of.items()}
+        self.removed_of: dict[str, int] = {cid: self.sc_removed[t] for cid, t in self.type_of.items()}
 
     def observe(self, st: ClansState, seat: int) -> Any:
+        """``seat``'s tensor of ``st`` (a fresh array)."""
         ss = self.seats.get(seat)
         if ss is None:
             ss = self.seats[seat] = _Seat(self.size)
@@ -152,7 +162,9 @@ class ClansObserver:
         if mover is not None:
             mv[self.sc_to_move[(mover - me) % n]] = 1.0
         mv[sc["round"]] = min(1.0, st.round / 7)
-        phase = st.phase
+        # the phase and the decision pending, from the task on top (``st.phase``, ``st.pending``)
+        kind: str = stack[-1]["t"] if stack else "over"
+        phase = DECISION_PHASE.get(kind, kind)
         mv[sc["cards-left"]] = min(1.0, (st.left if phase == "deploy" else 0) / 2)
         mv[sc["teams"]] = float(st.teams)
         got = self.sc_players.get(n)
@@ -161,14 +173,15 @@ class ClansObserver:
         got = self.sc_phase.get(phase)
         if got is not None:
             mv[got] = 1.0
-        pend = st.pending
-        if pend:
-            got = self.sc_pending.get(pend["kind"])
+        if kind in DECISION_PHASE:  # a decision on top of the phase
+            pend = stack[-1]
+            got = self.sc_pending.get(kind)
             if got is not None:
                 mv[got] = 1.0
             mv[sc["pending-is-me"]] = float(pend["seat"] == me)
-            if "bf" in pend:
-                mv[self.sc_pending_tile[tiles[pend["bf"]]]] = 1.0
+            bf = pend.get("bf")
+            if bf is not None:
+                mv[self.sc_pending_tile[tiles[bf]]] = 1.0
         if phase == "draft":
             offer = self.sc_offer
             for t in st.offer:
@@ -176,7 +189,7 @@ class ClansObserver:
                 mv[k] = min(1.0, mv[k] + 1.0)
         hand = st.hands[me]
         if ss.hand is None or hand != ss.hand:  # the hand's scalars, as last written when it is the same
-            ss.hand, ss.hand_w = hand, self._sums([self.sc_hand[card_type(c)] for c in hand], self.hand_inc_sc)
+            ss.hand, ss.hand_w = hand, self._sums([self.hand_of[c] for c in hand], self.hand_inc_sc)
         for k, v in ss.hand_w:
             mv[k] = v
         last = st.last_card[me]
@@ -194,8 +207,8 @@ class ClansObserver:
         removed = st.removed
         if ss.removed is None or over != ss.over or removed != ss.removed:
             ss.removed, ss.over = removed, over
-            every, removed_sc, unknown = st.all_mask, self.sc_removed, sc["removed-unknown"]
-            ss.removed_w = self._sums([removed_sc[card_type(cid)] if known == every or over or (known >> me & 1)
+            every, removed_of, unknown = st.all_mask, self.removed_of, sc["removed-unknown"]
+            ss.removed_w = self._sums([removed_of[cid] if known == every or over or (known >> me & 1)
                                        else unknown for cid, known, _, _ in removed], self.removed_inc)
         for k, v in ss.removed_w:
             mv[k] = v
@@ -247,7 +260,7 @@ class ClansObserver:
         encoder clips; the cells written."""
         ch = self.ch
         cell = self.tile_of[st.tiles[i]] * 2 + j
-        up, known_down, q4, q13 = self.up, self.known_down, self.q4, self.q13
+        up, known_down, q4, q13 = self.up_of, self.known_down_of, self.q4, self.q13
         c_down, c_unknown = ch["face-down"] + cell, ch["face-down-unknown"] + cell
         out = [ch["in-play"] + cell, ch["vp"] + cell, self.owner[(owner - me) % n] + cell,
                ch["partner"] + cell, ch["count"] + cell, ch["bonus"] + cell]
@@ -266,14 +279,14 @@ class ClansObserver:
         for e in cards:
             if e[1]:
                 shown = True
-                k = up[card_type(e[0])] + cell
+                k = up[e[0]] + cell
                 mv[k] = mv[k] + q4
                 out.append(k)
             else:
                 mv[c_down] = mv[c_down] + q13
                 out.append(c_down)
                 if over or (e[2] >> me & 1):  # state.knows(seat, e), face down
-                    k = known_down[card_type(e[0])] + cell
+                    k = known_down[e[0]] + cell
                     mv[k] = mv[k] + q4
                     out.append(k)
                 else:

@@ -99,6 +99,10 @@ class HVObserver:
         self.seats: dict[int, _Seat] = {}
         #: (limit, stands or hits) -> the float32 share of a unit's plane
         self.shares: dict[tuple[int, int], float] = {}
+        #: (flip, width) -> zone -> its flat cell or None (``_rc``, without a key tuple per unit)
+        self.zone_cells: dict[tuple[bool, int], dict[str, int | None]] = {}
+        #: unit id -> its number (0 when it has none: no slot) and its side's letter
+        self.uid_parts: dict[str, tuple[int, str]] = {}
 
     def _rc(self, z: str, flip: bool, width: int) -> int | None:
         """The flat cell of zone ``z`` for the viewer, or None (off the grid, not a zone)."""
@@ -196,27 +200,40 @@ class HVObserver:
         quality_on = st.opts["quality"] != "off"  # state.quality(u)
         slot_sig, slot_idx = ss.slot_sig, ss.slot_idx
         seen: set[str] = set()
+        uid_parts = self.uid_parts
+        # state.uncontested(side), from the zones each side holds on the table (gathered in this pass)
+        held: tuple[set[str], set[str]] = (set(), set())
+        zone_cell = self.zone_cells.get((flip, width))
+        if zone_cell is None:
+            zone_cell = self.zone_cells[(flip, width)] = {}
         for u in st.units.values():
-            side = "own" if u.side == me else "enemy"
-            c = rc(u.zone, flip, width) if u.zone else None
+            status, zone, u_side, stands, hits = u.status, u.zone, u.side, u.stands, u.hits
+            if status == "table":
+                held[u_side].add(zone)
+            side = "own" if u_side == me else "enemy"
+            c = None
+            if zone:
+                c = zone_cell.get(zone, -1)
+                if c == -1:
+                    c = zone_cell[zone] = rc(zone, flip, width)
             fdi = (u.facing - turn_back) % 4
             uid = u.uid
             engaged = engaged_n.get(uid, 0)
-            if c is not None and u.status != "routed":
+            if c is not None and status != "routed":
                 p_stands, p_units, p_hits, p_engaged, p_facing, p_form = planes[side]
                 k2 = p_stands.get(u.cls)
                 if k2 is not None:
                     k = k2 + c
-                    got = shares.get((limit, u.stands))
-                    mv[k] = mv[k] + (self._share(limit, u.stands) if got is None else got)
+                    got = shares.get((limit, stands))
+                    mv[k] = mv[k] + (self._share(limit, stands) if got is None else got)
                     dyn.append(k)
                 k = p_units + c
                 mv[k] = mv[k] + per_unit
                 dyn.append(k)
-                if u.hits:
+                if hits:
                     k = p_hits + c
-                    got = shares.get((limit, u.hits))
-                    mv[k] = mv[k] + (self._share(limit, u.hits) if got is None else got)
+                    got = shares.get((limit, hits))
+                    mv[k] = mv[k] + (self._share(limit, hits) if got is None else got)
                     dyn.append(k)
                 if engaged:
                     k = p_engaged + c
@@ -230,32 +247,36 @@ class HVObserver:
                     k = k2 + c
                     mv[k] = mv[k] + per_unit
                     dyn.append(k)
-            num = uid[1:]
-            if not num.isdigit() or not 1 <= int(num) <= m:
+            parts = uid_parts.get(uid)
+            if parts is None:
+                digits = uid[1:]
+                parts = uid_parts[uid] = (int(digits) if digits.isdigit() else 0, uid[:1])
+            num, letter = parts
+            if not 1 <= num <= m:
                 continue
             # the unit's slot: written again only when what it shows changed
             seen.add(uid)
-            sig = (u.stands, u.start, c, u.hits, u.fired, u.reacted, u.mounted, engaged, fdi, u.form, u.status,
+            sig = (stands, u.start, c, hits, u.fired, u.reacted, u.mounted, engaged, fdi, u.form, status,
                    u.quality if quality_on else "seasoned", u.cls, u.weapon, pend_unit == uid,
-                   pend_target == uid, att_a == uid, att_t == uid, uid[:1] == mine)
+                   pend_target == uid, att_a == uid, att_t == uid, letter == mine)
             if slot_sig.get(uid) == sig:
                 continue
             was = slot_idx.get(uid)
             if was is not None:
                 for k in was:
                     mv[k] = 0.0
-            f, facing, words = slots[("own" if uid[:1] == mine else "enemy", int(num))]
+            f, facing, words = slots[("own" if letter == mine else "enemy", num)]
             w = [f[0], f[1], f[2], facing[fdi]]
             mv[f[0]] = 1.0
-            mv[f[1]] = _clip(u.stands / HV_MAX_STANDS)
+            mv[f[1]] = _clip(stands / HV_MAX_STANDS)
             mv[f[2]] = _clip(u.start / HV_MAX_STANDS)
             mv[facing[fdi]] = 1.0
             if c is not None:
                 mv[f[3]] = (c // HV_COLS) / (HV_ROWS - 1)
                 mv[f[4]] = (c % HV_COLS) / (HV_COLS - 1)
                 w += (f[3], f[4])
-            if u.hits:
-                mv[f[5]] = _clip(u.hits / HV_MAX_STANDS)
+            if hits:
+                mv[f[5]] = _clip(hits / HV_MAX_STANDS)
                 w.append(f[5])
             for flag, i in ((u.fired, 6), (u.reacted, 7), (u.mounted, 8), (pend_unit == uid, 10),
                             (pend_target == uid, 11), (att_a == uid, 12), (att_t == uid, 13)):
@@ -265,7 +286,7 @@ class HVObserver:
             if engaged:
                 mv[f[9]] = _clip(engaged / 4)
                 w.append(f[9])
-            for kind, word in enumerate((u.form, u.status, u.quality if quality_on else "seasoned", u.cls,
+            for kind, word in enumerate((u.form, status, u.quality if quality_on else "seasoned", u.cls,
                                          u.weapon)):
                 k2 = words[kind].get(word)
                 if k2 is not None:
@@ -296,11 +317,6 @@ class HVObserver:
                 if got is not None:
                     mv[got] = mv[got] + die
                     dyn.append(got)
-        # state.uncontested(side), from the zones each side holds on the table (one pass)
-        held: tuple[set[str], set[str]] = (set(), set())
-        for u in st.units.values():
-            if u.status == "table":
-                held[u.side].add(u.zone)
         zones = self._zone_set(table)
         for s_ in (0, 1):
             tally_i, start_i, third_i, break_i, unc_i = self.side_sc[0 if s_ == me else 1]
