@@ -153,6 +153,8 @@ class CCStateData:
     terrain: dict[Hex, str]
     #: hex -> TerrainType of every hex, built on first use (shared by clones like terrain)
     _terc: dict[Hex, TerrainType] | None
+    #: the same by hex id (board.HEX_ID), for the movement searches
+    _terl: list[TerrainType] | None
     tents: dict[int, Hex]
     units: dict[Hex, Unit]
     leaders: dict[Hex, Leader]
@@ -198,5 +200,7 @@ class CCStateData:
     #: uid -> hex and lid -> hex, possibly stale (find_unit and find_leader check them)
     _uidx: dict[str, Hex]
     _lidx: dict[str, Hex]
+    #: order key (``u:<uid>``, ``l:<lid>``) -> (hex, the piece there), possibly stale (key_hex checks)
+    _kidx: dict[str, tuple[Hex, Unit | Leader]]
     #: which pieces the card played may order (orders.py ``_order_cache``), shared with clones
     _oc: OrderCache | None

@@ -15,7 +15,17 @@ from mypy_extensions import trait
 
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
-from kassen.rulesets.cc_samurai.board import HALF, NAMES, NBRS, OUT2, Unit
+from kassen.rulesets.cc_samurai.board import (
+    HEX_ID,
+    HEXES,
+    IS_HALF,
+    NAME_OF,
+    NAMES,
+    NBR_IDS,
+    NCELLS,
+    OUT2_IDS,
+    Unit,
+)
 from kassen.rulesets.cc_samurai.common import (
     LEADER_MOVE,
     LEADER_NAME,
@@ -124,31 +134,36 @@ class MovementRules(CCStateData):
         # a Leader never enters a half-hex, so neither does a unit carrying one
         carries = has_leader and f"l:{leaders[h].lid}" not in self.ti["orders"]
         through = bool(self.ti["effects"]) and dragons.has_effect(self, "spirit-of-the-wind", u.side, u.uid)
-        terc = self._terc
-        if terc is None:
-            terc = self._terrain_types()
+        terl = self._terl
+        if terl is None:
+            terl = self._terrain_list()
         cavalry, side = ut.cavalry, u.side
         out = Dests()
-        frontier = [h]
-        seen = {h: 0}
+        # by hex ids (board.HEX_ID): the tables are lists; the state's maps are still looked up by hex
+        hexes, names, nbrs, half = HEXES, NAME_OF, NBR_IDS, IS_HALF
+        hid = HEX_ID[h]
+        frontier = [hid]
+        seen = [False] * NCELLS
+        seen[hid] = True
         exits = self.exits[side]
-        out2 = OUT2[h]
+        out2 = OUT2_IDS[hid]
         for step in range(1, allowance + 1):
-            nxt: list[Hex] = []
+            nxt: list[int] = []
             for cur in frontier:
-                if cur in exits and "off" not in out:
+                if exits and hexes[cur] in exits and "off" not in out:
                     out["off"] = step
-                for n in (out2[cur] if step == 2 else NBRS[cur]):
-                    if n in seen:
+                for ni in (out2[cur] if step == 2 else nbrs[cur]):
+                    if seen[ni]:
                         continue
-                    ter = terc[n]
-                    if ter.impassable or (carries and n in HALF):
+                    ter = terl[ni]
+                    if ter.impassable or (carries and half[ni]):
                         continue
+                    n = hexes[ni]
                     if through and (n in units or n in leaders):
                         # Spirit of the Wind: through other units, never ending there
-                        seen[n] = step
+                        seen[ni] = True
                         if not ter.stop:
-                            nxt.append(n)
+                            nxt.append(ni)
                         continue
                     if n in units:
                         continue
@@ -159,13 +174,13 @@ class MovementRules(CCStateData):
                         if cavalry and ld.kind != "mounted":
                             continue
                         # joins the lone Leader and stops
-                        seen[n] = step
-                        out[NAMES[n]] = step
+                        seen[ni] = True
+                        out[names[ni]] = step
                         continue
-                    seen[n] = step
-                    out[NAMES[n]] = step
+                    seen[ni] = True
+                    out[names[ni]] = step
                     if not ter.stop:
-                        nxt.append(n)
+                        nxt.append(ni)
             frontier = nxt
         return out
 
@@ -187,40 +202,44 @@ class MovementRules(CCStateData):
             allowance = min(allowance, 1)  # Serpent Command: the group moves 1 hex (R28)
         self._mvr[LEADER_KEY[h]] = allowance
         units, leaders, utypes = self.units, self.leaders, self.t.units
-        terc = self._terc
-        if terc is None:
-            terc = self._terrain_types()
+        terl = self._terl
+        if terl is None:
+            terl = self._terrain_list()
         side, mounted = ld.side, ld.kind == "mounted"
         out = Dests()
-        seen = {h: 0}
-        frontier = [h]
+        hexes, names, nbrs, half = HEXES, NAME_OF, NBR_IDS, IS_HALF
+        hid = HEX_ID[h]
+        seen = [False] * NCELLS
+        seen[hid] = True
+        frontier = [hid]
         base = self.baseline_row(side)
-        out2 = OUT2[h]
+        out2 = OUT2_IDS[hid]
         for step in range(1, allowance + 1):
-            nxt: list[Hex] = []
+            nxt: list[int] = []
             for cur in frontier:
-                if cur[1] == base and "off" not in out:
+                if hexes[cur][1] == base and "off" not in out:
                     out["off"] = step
-                for n in (out2[cur] if step == 2 else NBRS[cur]):
-                    if n in seen or n in HALF:
+                for ni in (out2[cur] if step == 2 else nbrs[cur]):
+                    if seen[ni] or half[ni]:
                         continue
-                    ter = terc[n]
+                    ter = terl[ni]
                     if ter.impassable:
                         continue
+                    n = hexes[ni]
                     u = units.get(n)
                     other = leaders.get(n)
                     if (u is not None and u.side != side) or (other is not None and other.side != side):
                         continue
-                    seen[n] = step
+                    seen[ni] = True
                     if other is None:
                         if u is None:
-                            out[NAMES[n]] = step
+                            out[names[ni]] = step
                         else:
                             put = utypes[u.type]
                             if not put.bodyguard and (mounted or not put.cavalry):
-                                out[NAMES[n]] = step
+                                out[names[ni]] = step
                     if not ter.stop:
-                        nxt.append(n)
+                        nxt.append(ni)
             frontier = nxt
         return out
 

@@ -136,7 +136,24 @@ class OrderRules(CCStateData):
         return f"l:{ld.lid}" if ld is not None else None
 
     def key_hex(self: CCState, key: str) -> Hex | None:
-        return self.find_unit(key[2:]) if key[0] == "u" else self.find_leader(key[2:])
+        """The hex of the piece of an order key (``u:<uid>``, ``l:<lid>``), or None when it is gone."""
+        # an index key -> (hex, piece), shared with clones: an entry holds while that very piece
+        # object is at its hex (no slice of the key, no compare of ids)
+        unit = key[0] == "u"
+        got = self._kidx.get(key)
+        if got is not None:
+            h, p = got
+            if (self.units.get(h) if unit else self.leaders.get(h)) is p:
+                return h
+        if unit:
+            h2 = self.find_unit(key[2:])
+            if h2 is not None:
+                self._kidx[key] = (h2, self.units[h2])
+        else:
+            h2 = self.find_leader(key[2:])
+            if h2 is not None:
+                self._kidx[key] = (h2, self.leaders[h2])
+        return h2
 
     def _orderable(self: CCState, side: int) -> list[tuple[str, str, Hex]]:
         """(action, key, hex) of every piece the card's mode could order, before its limits."""

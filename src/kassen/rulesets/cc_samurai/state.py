@@ -30,7 +30,7 @@ from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
 from kassen.engine.tasks import TaskMachine
 from kassen.rulesets.cc_samurai.battle import BattleRules
-from kassen.rulesets.cc_samurai.board import SIDE_NAMES, Leader, Unit, board
+from kassen.rulesets.cc_samurai.board import HEXES, SIDE_NAMES, Leader, Unit, board
 from kassen.rulesets.cc_samurai.bolster import BolsterRules
 from kassen.rulesets.cc_samurai.close_ranged import CombatSequence
 from kassen.rulesets.cc_samurai.common import (
@@ -58,11 +58,17 @@ from kassen.rulesets.cc_samurai.orders import OrderCache, OrderRules
 from kassen.rulesets.cc_samurai.tasks import (
     BattleTask,
     CombatTask,
+    DragonLackOfHonorTask,
+    DragonTask,
     EndTask,
+    LackOfHonorTask,
+    LeaderRetreatTask,
     MoveTask,
     OrderTask,
+    PickTask,
     PlayTask,
     RetreatTask,
+    TurncoatTask,
 )
 from kassen.rulesets.cc_samurai.turn import TurnRules
 from kassen.rulesets.cc_samurai.victory import VictoryRules
@@ -116,6 +122,8 @@ class CCState(
         self.terrain: dict[Hex, str] = {}
         #: hex -> TerrainType of every hex, built on first use (shared by clones like terrain)
         self._terc: dict[Hex, TerrainType] | None = None
+        #: the same by hex id (board.HEX_ID), for the movement searches
+        self._terl: list[TerrainType] | None = None
         self.tents: dict[int, Hex] = {}
         self.units: dict[Hex, Unit] = {}
         self.leaders: dict[Hex, Leader] = {}
@@ -164,6 +172,8 @@ class CCState(
         #: uid -> hex and lid -> hex, possibly stale (find_unit and find_leader check them)
         self._uidx: dict[str, Hex] = {}
         self._lidx: dict[str, Hex] = {}
+        #: order key -> (hex, piece), possibly stale (key_hex checks it), shared with clones
+        self._kidx: dict[str, tuple[Hex, Unit | Leader]] = {}
         #: which pieces the card played may order (orders.py ``_order_cache``), shared with clones
         self._oc: OrderCache | None = None
 
@@ -186,7 +196,7 @@ class CCState(
         s.scenario_id, s.scenario_name, s.victory = self.scenario_id, self.scenario_name, self.victory
         s.order_one_banner, s.tent_banners, s.exit_banners = self.order_one_banner, self.tent_banners, self.exit_banners
         s.bottom, s.exits, s.objective_defs = self.bottom, self.exits, self.objective_defs
-        s.terrain, s._terc, s.tents = self.terrain, self._terc, self.tents
+        s.terrain, s._terc, s._terl, s.tents = self.terrain, self._terc, self._terl, self.tents
         s.start_blocks = self.start_blocks
         # COW_CARDS
         s.hands, s.dragons = self.hands, self.dragons
@@ -218,7 +228,7 @@ class CCState(
         else:
             s._prev_units, s._prev_leaders, s._prev_ctx = None, {}, None
         s._changed = None
-        s._uidx, s._lidx = self._uidx, self._lidx
+        s._uidx, s._lidx, s._kidx = self._uidx, self._lidx, self._kidx
         s._oc = self._oc
         return s
 
@@ -319,7 +329,7 @@ class CCState(
         legal = self._legal
         if legal is None:
             task = self.stack[-1]
-            t = task["t"]
+            t: str = task["t"]
             if t == "order":
                 legal = self._legal_order(cast(OrderTask, task))
             elif t == "move":
@@ -330,6 +340,22 @@ class CCState(
                 legal = self._legal_play(cast(PlayTask, task))
             elif t == "end":
                 legal = self._legal_end(cast(EndTask, task))
+            elif t == "dragon":
+                legal = self._legal_dragon(cast(DragonTask, task))
+            elif t == "combat":
+                legal = self._legal_combat(cast(CombatTask, task))
+            elif t == "retreat":
+                legal = self._legal_retreat(cast(RetreatTask, task))
+            elif t == "dloh":
+                legal = self._legal_dloh(cast(DragonLackOfHonorTask, task))
+            elif t == "turncoat":
+                legal = self._legal_turncoat(cast(TurncoatTask, task))
+            elif t == "lretreat":
+                legal = self._legal_lretreat(cast(LeaderRetreatTask, task))
+            elif t == "pick":
+                legal = self._legal_pick(cast(PickTask, task))
+            elif t == "loh":
+                legal = self._legal_loh(cast(LackOfHonorTask, task))
             else:
                 handler = self._handlers(t)[0]
                 if handler is None:
@@ -361,7 +387,7 @@ class CCState(
     def run_action(self, action: str) -> None:
         stack = self.stack
         task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
-        t = task["t"]
+        t: str = task["t"]
         if t == "order":
             self._act_order(cast(OrderTask, task), action)
         elif t == "move":
@@ -376,6 +402,18 @@ class CCState(
             self._act_combat(cast(CombatTask, task), action)
         elif t == "retreat":
             self._act_retreat(cast(RetreatTask, task), action)
+        elif t == "dragon":
+            self._act_dragon(cast(DragonTask, task), action)
+        elif t == "dloh":
+            self._act_dloh(cast(DragonLackOfHonorTask, task), action)
+        elif t == "turncoat":
+            self._act_turncoat(cast(TurncoatTask, task), action)
+        elif t == "lretreat":
+            self._act_lretreat(cast(LeaderRetreatTask, task), action)
+        elif t == "pick":
+            self._act_pick(cast(PickTask, task), action)
+        elif t == "loh":
+            self._act_loh(cast(LackOfHonorTask, task), action)
         else:
             act = self._handlers(t)[1]
             if act is None:
@@ -396,7 +434,7 @@ class CCState(
                 if not stack:
                     return
             task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
-            t = task["t"]
+            t: str = task["t"]
             if t == "order":
                 more = self._auto_order(cast(OrderTask, task))
             elif t == "move":
@@ -409,8 +447,16 @@ class CCState(
                 more = self._auto_combat(cast(CombatTask, task))
             elif t == "retreat":
                 more = self._auto_retreat(cast(RetreatTask, task))
-            elif t == "play":
+            elif t == "play" or t == "turncoat" or t == "pick":
                 return  # a decision, no automatic step
+            elif t == "dragon":
+                more = self._auto_dragon(cast(DragonTask, task))
+            elif t == "dloh":
+                more = self._auto_dloh(cast(DragonLackOfHonorTask, task))
+            elif t == "lretreat":
+                more = self._auto_lretreat(cast(LeaderRetreatTask, task))
+            elif t == "loh":
+                more = self._auto_loh(cast(LackOfHonorTask, task))
             else:
                 auto = self._handlers(t)[2]
                 more = auto is not None and bool(auto(self, task))
@@ -444,6 +490,12 @@ class CCState(
         tt, ter = self.t.terrain, self.terrain
         terc = self._terc = {h: tt[ter.get(h, "countryside")] for h in self.b.cells}
         return terc
+
+    def _terrain_list(self) -> list[TerrainType]:
+        """``_terrain_types`` by hex id (board.HEX_ID)."""
+        tt, ter = self.t.terrain, self.terrain
+        terl = self._terl = [tt[ter.get(h, "countryside")] for h in HEXES]
+        return terl
 
     def ut(self, u: Unit) -> UnitType:
         return self.t.units[u.type]
