@@ -107,3 +107,9 @@ NBR_IDS: tuple[tuple[int, ...], ...] = tuple(tuple(HEX_ID[n] for n in NBRS[h]) f
 #: id -> {a neighbour's id -> the ids of ``OUT2``}
 OUT2_IDS: tuple[dict[int, tuple[int, ...]], ...] = tuple(
     {HEX_ID[n]: tuple(HEX_ID[c] for c in cs) for n, cs in OUT2[h].items()} for h in _CELLS)
+#: id -> the sections the hex belongs to as bits (left 1, center 2, right 4), from the point of view
+#: of the bottom player (``[0]``) and of the top one (``[1]``): ``sections_of`` in a small integer
+SECTION_MASK: tuple[tuple[int, ...], tuple[int, ...]] = tuple(  # type: ignore[assignment]
+    tuple(sum(bit for name, bit in (("left", 1), ("center", 2), ("right", 4)) if name in sections_of(h, side, 0))
+          for h in _CELLS)
+    for side in (0, 1))

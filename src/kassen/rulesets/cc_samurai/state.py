@@ -38,6 +38,8 @@ from kassen.rulesets.cc_samurai.common import (
     _NAMES,
     COW_ALL,
     COW_CARDS,
+    COW_COMMAND,
+    COW_DRAGON,
     COW_LOGS,
     COW_PIECES,
     COW_RNG,
@@ -45,6 +47,7 @@ from kassen.rulesets.cc_samurai.common import (
     JSON,
     LEADER_MOVE,
     LEADER_NAME,
+    NO_MOVES,
     POOL_TOTAL,
     Dests,
     _copy,
@@ -161,9 +164,6 @@ class CCState(
         #: keyed by ``movement.UNIT_KEY`` / ``LEADER_KEY`` of the hex
         self._mv: dict[str, Dests] = {}
         self._mv_prev: dict[str, Dests] = {}
-        #: how far each search of ``_mv`` looked (its allowance): a change farther away leaves it valid
-        self._mvr: dict[str, int] = {}
-        self._mvr_prev: dict[str, int] = {}
         #: the parent's pieces and movement context, to tell which of its searches still hold
         self._prev_units: dict[Hex, Unit] | None = None
         self._prev_leaders: dict[Hex, Leader] = {}
@@ -219,10 +219,8 @@ class CCState(
         s.events = ()
         s._ev = []
         s._legal = None
-        s._mv = {}
+        s._mv = NO_MOVES
         s._mv_prev = mv = self._mv
-        s._mvr = {}
-        s._mvr_prev = self._mvr
         if mv:
             s._prev_units, s._prev_leaders, s._prev_ctx = self.units, self.leaders, self._move_ctx()
         else:
@@ -237,11 +235,21 @@ class CCState(
     # test_copy_on_write.py checks that no apply changes the state it was applied to)
     def own_cards(self) -> None:
         """Make the hands, Dragon hands, decks and discards this state's own before changing them."""
-        if self._cow & COW_CARDS:
-            self._cow &= ~COW_CARDS
+        self.own_command_cards()
+        self.own_dragon_cards()
+
+    def own_command_cards(self) -> None:
+        """Make the Command card hands, deck and discards this state's own before changing them."""
+        if self._cow & COW_COMMAND:
+            self._cow &= ~COW_COMMAND
             self.hands = [list(h) for h in self.hands]
-            self.dragons = [list(h) for h in self.dragons]
             self.cmd_deck, self.cmd_discard = list(self.cmd_deck), list(self.cmd_discard)
+
+    def own_dragon_cards(self) -> None:
+        """Make the Dragon card hands, deck and discards this state's own before changing them."""
+        if self._cow & COW_DRAGON:
+            self._cow &= ~COW_DRAGON
+            self.dragons = [list(h) for h in self.dragons]
             self.dr_deck, self.dr_discard = list(self.dr_deck), list(self.dr_discard)
 
     def own_score(self) -> None:
@@ -377,8 +385,9 @@ class CCState(
         s = self._fork()
         s.run_action(action)
         s.advance()
-        s.events = tuple(s._ev)
-        s._ev = []
+        ev = s._ev
+        s.events = tuple(ev)
+        ev.clear()  # emptied, not replaced: no new list per state
         return s
 
     # the task machine (kassen.engine.tasks), specialised: the handler of the task on top gets
