@@ -288,7 +288,12 @@ class CCState(
         i = len(stack) - 1
         task = stack[i]
         if i < self._stk_shared:
-            task = stack[i] = {k: (list(v) if type(v) is list else v) for k, v in task.items()}
+            # a copy of the dict (its table cloned at once, no key hashed), then its lists copied
+            own = dict(task)
+            for k, v in task.items():
+                if type(v) is list:
+                    own[k] = list(v)
+            task = stack[i] = own
             self._stk_shared = i
         return task
 
