@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kassen.engine.errors import FormatError
-from kassen.engine.hexgrid import HexBoard
+from kassen.engine.hexgrid import HexBoard, _line_cells_geometry
 
 BOARD = HexBoard()
 hexes = st.sampled_from(BOARD.cells)
@@ -157,3 +157,14 @@ def test_the_c_and_c_tables_hold_the_boards_own_hexes():
         for n, far in OUT2[h].items():
             assert all(id(c) in own and BOARD.distance(h, c) == 2 for c in far)
             assert set(far) == {c for c in NBRS[n] if BOARD.distance(h, c) == 2}
+
+
+@given(hexes, hexes)
+@settings(max_examples=300)
+def test_the_line_back_kept_with_a_line_equals_its_own_computation(a, b):
+    """``line(a, b)`` also keeps the line from ``b`` to ``a`` (the same hexes, sides swapped): it is
+    the one the geometry computes for that direction."""
+    board = HexBoard()
+    board.line(a, b)
+    assert board.line(b, a) == _line_cells_geometry(b, a, board.cells)
+    assert board.line(a, b) == _line_cells_geometry(a, b, board.cells)

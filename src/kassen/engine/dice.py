@@ -68,6 +68,13 @@ _LABELS = {
     Face.SWORDS: "crossed swords",
 }
 FACES: tuple[Face, ...] = tuple(Face)
+#: a face by its JSON name: ``Face(value)`` without the enum's interpreted ``__call__``
+FACE_OF: dict[str, Face] = {f.value: f for f in FACES}
+
+
+def face_values(faces: list[Face]) -> list[str]:
+    """The JSON names of ``faces`` (``f.value`` without the enum's interpreted property)."""
+    return [f._value_ for f in faces]
 FACE_PROBABILITY = 1 / 6
 
 

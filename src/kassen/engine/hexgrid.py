@@ -165,6 +165,9 @@ class HexBoard:
         if got is None:
             got = _line_cells(self, a, b)
             self._line_cache[key] = got
+            # the line back meets the same hexes (in board order), its sides swapped: one
+            # computation for both directions (tests/engine/test_hexgrid.py checks it)
+            self._line_cache[(b, a)] = LineCells(got.through, got.right, got.left)
         return got
 
     def line_of_sight(self, a: Hex, b: Hex, obstructs: Callable[[Hex], bool]) -> bool:

@@ -38,13 +38,16 @@ class BattleRules(CCStateData):
     def can_battle(self: CCState, h: Hex) -> bool:
         u = self.units[h]
         effect = self.turn_effect(u)
-        if u.uid in self.ti["no_battle"] or self.ti["battled"].count(u.uid) >= (2 if effect == "hold" else 1):
+        ti = self.ti
+        battled: list[str] = ti["battled"]  # typed: native list operations
+        if u.uid in ti["no_battle"] or battled.count(u.uid) >= (2 if effect == "hold" else 1):
             return False
         if effect == "onslaught" and self.ut(u).ranged:
             return False  # Infantry Onslaught: ordered ranged weapon units may not battle
         if self.ti["effects"] and dragons.has_effect(self, "forced-march", u.side, u.uid):
             return False
-        moved = self.ti["moved"].get(f"u:{u.uid}", 0)
+        moved_by: dict[str, int] = ti["moved"]
+        moved = moved_by.get(f"u:{u.uid}", 0)
         return not moved > self.move_limits(u)[1]
 
     def enemy_at(self: CCState, h: Hex, side: int) -> bool:
@@ -140,7 +143,8 @@ class BattleRules(CCStateData):
 
     def _battle_actions(self: CCState, side: int) -> list[str]:
         out: list[str] = []
-        for key in self.ti["orders"]:
+        orders: list[str] = self.ti["orders"]  # typed: a native list
+        for key in orders:
             if key[0] != "u":
                 continue
             h = self.key_hex(key)
@@ -176,12 +180,15 @@ class BattleRules(CCStateData):
         return out
 
     def _legal_battle(self: CCState, task: BattleTask) -> list[str]:
-        return [*self._battle_actions(task["seat"]), "end-battle"]
+        acts = self._battle_actions(task["seat"])
+        acts.append("end-battle")
+        return acts
 
     def _auto_battle(self: CCState, task: BattleTask) -> bool:
         acts = self._battle_actions(task["seat"])
         if acts:
-            self._legal = [*acts, "end-battle"]
+            acts.append("end-battle")  # a new list: completed, not copied
+            self._legal = acts
             return False
         self.stack[-1] = as_json({"t": "end", "seat": task["seat"], "step": "wise"})
         return True

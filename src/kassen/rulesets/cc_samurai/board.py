@@ -89,3 +89,27 @@ HALF: frozenset[Hex] = frozenset(h for h in _CELLS if _BOARD.is_half(h))
 OUT2: dict[Hex, dict[Hex, tuple[Hex, ...]]] = {
     h: {n: tuple(c for c in NBRS[n] if _BOARD.distance(h, c) == 2) for n in NBRS[h]} for h in _CELLS
 }
+
+# -- the same tables by a small integer id per hex (its index in ``HEXES``): the movement
+# searches index lists with it instead of hashing a hex tuple at every look-up; the hexes
+# themselves (state maps, actions, saves) stay tuples, converted only at the searches' edges
+#: id -> hex (the board's own tuples)
+HEXES: tuple[Hex, ...] = _CELLS
+#: hex -> id
+HEX_ID: dict[Hex, int] = {h: i for i, h in enumerate(_CELLS)}
+NCELLS = len(_CELLS)
+#: id -> its notation
+NAME_OF: tuple[str, ...] = tuple(NAMES[h] for h in _CELLS)
+#: id -> a side half-hex?
+IS_HALF: tuple[bool, ...] = tuple(h in HALF for h in _CELLS)
+#: id -> the ids of its neighbours (``NBRS`` order)
+NBR_IDS: tuple[tuple[int, ...], ...] = tuple(tuple(HEX_ID[n] for n in NBRS[h]) for h in _CELLS)
+#: id -> {a neighbour's id -> the ids of ``OUT2``}
+OUT2_IDS: tuple[dict[int, tuple[int, ...]], ...] = tuple(
+    {HEX_ID[n]: tuple(HEX_ID[c] for c in cs) for n, cs in OUT2[h].items()} for h in _CELLS)
+#: id -> the sections the hex belongs to as bits (left 1, center 2, right 4), from the point of view
+#: of the bottom player (``[0]``) and of the top one (``[1]``): ``sections_of`` in a small integer
+SECTION_MASK: tuple[tuple[int, ...], tuple[int, ...]] = tuple(  # type: ignore[assignment]
+    tuple(sum(bit for name, bit in (("left", 1), ("center", 2), ("right", 4)) if name in sections_of(h, side, 0))
+          for h in _CELLS)
+    for side in (0, 1))

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from mypy_extensions import trait
 
-from kassen.engine.dice import Face
+from kassen.engine.dice import FACE_OF, Face, face_values
 from kassen.engine.events import LazyText
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import Unit
-from kassen.rulesets.cc_samurai.combat import dice_count, explain_roll, score_roll
+from kassen.rulesets.cc_samurai.combat import dice_count, explain_roll, score_faces
 from kassen.rulesets.cc_samurai.common import (
     LEADER_NAME,
     CCStateData,
@@ -301,8 +301,8 @@ class CombatSequence(CCStateData):
         faces = self._roll_for(u, kind, n)
         roller = self.unit_label(u) if len(atts) == 1 else f"The swarm of {len(atts)} levies"
         self.say("roll", _faces_text(f"{roller} rolls {n} {'die' if n == 1 else 'dice'}: ", faces),
-                 faces=[f.value for f in faces], dice=n)
-        cx["faces"] = [f.value for f in faces]
+                 faces=face_values(faces), dice=n)
+        cx["faces"] = face_values(faces)
         cx["step"] = "after_att"
 
     def _roll_for(self: CCState, u: Unit, kind: str, n: int) -> list[Face]:
@@ -312,7 +312,7 @@ class CombatSequence(CCStateData):
             extra = self.roll(swords)
             if extra:
                 self.say("reroll", f"The bodyguards reroll {swords} sword{'s' if swords > 1 else ''}: "
-                         f"{', '.join(f.label for f in extra)}", faces=[f.value for f in extra])
+                         f"{', '.join(f.label for f in extra)}", faces=face_values(extra))
             faces = faces + extra
         return faces
 
@@ -321,8 +321,8 @@ class CombatSequence(CCStateData):
         u = self.units[self.b.parse(cx["att"])]
         faces = self._roll_for(u, cx["kind"], cx["dice_n"])
         self.say("roll", _faces_text(f"{self.unit_label(u)} rolls again {cx['dice_n']} dice: ", faces),
-                 faces=[f.value for f in faces], dice=cx["dice_n"])
-        cx["faces"] = [f.value for f in faces]
+                 faces=face_values(faces), dice=cx["dice_n"])
+        cx["faces"] = face_values(faces)
 
     def _combat_resolve(self: CCState, cx: CombatTask) -> None:
         """Score the roll: hits, Honor & Fortune, casualty checks, then flags."""
@@ -331,7 +331,7 @@ class CombatSequence(CCStateData):
         ut = self.ut(u)
         side = u.side
         kind = cx["kind"]
-        faces = [Face(f) for f in cx["faces"]]
+        faces = [FACE_OF[f] for f in cx["faces"]]
         tu = self.units.get(dh)
         tl = self.leaders.get(dh)
         cx["step"] = "post"
@@ -348,7 +348,7 @@ class CombatSequence(CCStateData):
                 self._push_leader_retreat(dh)
             return
         tt = self.ut(tu)
-        sc = score_roll(Counter(faces), ut, tt, kind, len(cx["inspired"]))
+        sc = score_faces(faces, ut, tt, kind, len(cx["inspired"]))
         self.say("score", _score_text(self.unit_label(u) if len(cx.get("atts", [])) <= 1 else "The attack",
                                       faces, ut, tt, kind, len(cx["inspired"])))
         if sc.swords_ignored:

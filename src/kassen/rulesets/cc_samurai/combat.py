@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import comb, factorial
+from typing import Final
 
 from kassen.engine.dice import FACES, Face
 from kassen.engine.events import plural
@@ -69,12 +70,40 @@ class Score:
 
 def score_roll(counts: dict[Face, int], att: UnitType, tgt: UnitType, kind: str, inspired: int = 0) -> Score:
     """Score a roll against a unit: hits, flags, and the Honor & Fortune the attacker collects."""
-    swords = counts.get(Face.SWORDS, 0)
+    matched = 0 if tgt.bodyguard else counts.get(SYMBOL_FACE[tgt.symbol], 0)
+    return _score(counts.get(Face.SWORDS, 0), matched, counts.get(Face.HONOR, 0), counts.get(Face.FLAG, 0),
+                  att, tgt, kind, inspired)
+
+
+_SWORDS: Final = Face.SWORDS
+_HONOR: Final = Face.HONOR
+_FLAG: Final = Face.FLAG
+
+
+def score_faces(faces: list[Face], att: UnitType, tgt: UnitType, kind: str, inspired: int = 0) -> Score:
+    """``score_roll`` of the faces as rolled: counted by identity (the rules' hot path; no
+    ``Counter`` and no hash of the enum, whose ``__hash__`` runs interpreted)."""
+    want = None if tgt.bodyguard else SYMBOL_FACE[tgt.symbol]
+    swords = matched = honor = flags = 0
+    for f in faces:
+        if f is want:
+            matched += 1
+        elif f is _SWORDS:
+            swords += 1
+        elif f is _HONOR:
+            honor += 1
+        elif f is _FLAG:
+            flags += 1
+    return _score(swords, matched, honor, flags, att, tgt, kind, inspired)
+
+
+def _score(swords: int, matched: int, honor: int, flags: int, att: UnitType, tgt: UnitType, kind: str,
+           inspired: int) -> Score:
     ignored = 0
     if tgt.bodyguard:
         hits = swords if kind == "close" else 0
     else:
-        hits = counts.get(SYMBOL_FACE[tgt.symbol], 0)
+        hits = matched
         if kind == "close":
             if att.bodyguard:
                 hits += swords
@@ -83,7 +112,6 @@ def score_roll(counts: dict[Face, int], att: UnitType, tgt: UnitType, kind: str,
                 hits += swords - ignored
         elif att.ranged_sword_hits:
             hits += swords
-    honor = counts.get(Face.HONOR, 0)
     if kind == "close":
         honor = max(0, honor - inspired)
         if not att.close_honor_vs_lower and tgt.symbol in ("triangle", "circle"):
@@ -92,7 +120,7 @@ def score_roll(counts: dict[Face, int], att: UnitType, tgt: UnitType, kind: str,
             honor = 0
     elif not att.collects_ranged_honor:
         honor = 0
-    return Score(hits, counts.get(Face.FLAG, 0), honor, ignored)
+    return Score(hits, flags, honor, ignored)
 
 
 def explain_roll(counts: dict[Face, int], att: UnitType, tgt: UnitType, kind: str, inspired: int = 0) -> str:

@@ -58,14 +58,29 @@ _DECISION_NAMES = {
 }
 
 
-#: memo of ``_order_cache``: (slots, side, bottom) -> {symbol: {hex: slots accepting the piece}}
-#: (nested: a look-up builds no key)
-_VECTORS: dict[tuple[Any, ...], dict[str | None, dict[Hex, tuple[bool, ...]]]] = {}
+#: memo of ``_order_cache``: (slots, side, bottom) -> {symbol: [sections of the hex (board.SECTION_MASK)
+#: -> the id of the slots accepting the piece (``vector_id``), or -1 until computed]} (nested: a
+#: look-up builds no key)
+_VECTORS: dict[tuple[Any, ...], dict[str | None, list[int]]] = {}
+#: every slot vector met (which slots of a card accept a piece), by a small integer id; never cleared
+#: (ids stay valid in the order caches of live states; at most a few hundred: cards have few slots)
+VECTORS_BY_ID: list[tuple[bool, ...]] = []
+_VECTOR_IDS: dict[tuple[bool, ...], int] = {}
+
+
+def vector_id(vec: tuple[bool, ...]) -> int:
+    """The id of a slot vector (``VECTORS_BY_ID[id]`` is it)."""
+    got = _VECTOR_IDS.get(vec)
+    if got is None:
+        got = _VECTOR_IDS[vec] = len(VECTORS_BY_ID)
+        VECTORS_BY_ID.append(vec)
+    return got
+
 #: piece id -> its key in the turn's orders (``u:<uid>``, ``l:<lid>``), built once
 _UNIT_KEYS: dict[str, str] = {}
 _LEADER_KEYS: dict[str, str] = {}
-#: memo of ``_order_actions``: (vectors of the pieces ordered, vector of one more) -> all fit
-_FITS: dict[tuple[Any, ...], bool] = {}
+#: memo of ``_order_actions``: (vector ids of the pieces ordered..., that of one more) -> all fit
+_FITS: dict[tuple[int, ...], bool] = {}
 
 
 def _slot_sig(slot: JSON) -> tuple[str, ...]:
@@ -76,16 +91,21 @@ def _slot_sig(slot: JSON) -> tuple[str, ...]:
     return ("any",)
 
 
-class Dests(dict[str, int]):
-    """A movement search: destination (hex name or 'off') -> hexes moved, and once built, the
-    ``move ...`` actions to those destinations (a search is reused only while they hold)."""
+class Dests:
+    """A movement search: ``to``, destination (hex name or 'off') -> hexes moved; how far it looked
+    (``radius``: its allowance; a change farther away leaves it valid); and once built, the
+    ``move ...`` actions to those destinations (a search is reused only while they hold).
+    A native class holding a dict (compiled, a ``dict`` subclass is built by a generic type call)."""
 
-    __slots__ = ("acts",)
-
-    def __init__(self) -> None:
-        # no ``super().__init__()``: ``dict.__init__`` without arguments does nothing, and compiled
-        # it is a look-up of ``super`` and two generic calls per search
+    def __init__(self, radius: int) -> None:
+        self.to: dict[str, int] = {}
         self.acts: list[str] | None = None
+        self.radius = radius
+
+
+#: the movement searches of a state that has made none yet (``CCState._mv``): shared, never written
+#: (the first search gives the state a dict of its own), so a fork allocates none
+NO_MOVES: dict[str, Dests] = {}
 
 
 def _diff_hexes(old: dict[Hex, Any], new: dict[Hex, Any]) -> list[Hex]:
@@ -111,7 +131,9 @@ def _mirror(slug: str) -> str:
 
 
 #: copy-on-write groups of a clone, shared with the parent until first written (``CCState._cow``)
-COW_CARDS = 1  # hands, dragons, cmd_deck, cmd_discard, dr_deck, dr_discard
+COW_COMMAND = 1  # hands, cmd_deck, cmd_discard
+COW_DRAGON = 32  # dragons, dr_deck, dr_discard
+COW_CARDS = COW_COMMAND | COW_DRAGON
 COW_SCORE = 2  # honor, banners, objectives, command, obj_held, last_played
 COW_PIECES = 4  # units, leaders
 COW_LOGS = 8  # removed, forced
@@ -153,6 +175,8 @@ class CCStateData:
     terrain: dict[Hex, str]
     #: hex -> TerrainType of every hex, built on first use (shared by clones like terrain)
     _terc: dict[Hex, TerrainType] | None
+    #: the same by hex id (board.HEX_ID), for the movement searches
+    _terl: list[TerrainType] | None
     tents: dict[int, Hex]
     units: dict[Hex, Unit]
     leaders: dict[Hex, Leader]
@@ -187,9 +211,6 @@ class CCStateData:
     #: keyed by ``movement.UNIT_KEY`` / ``LEADER_KEY`` of the hex
     _mv: dict[str, Dests]
     _mv_prev: dict[str, Dests]
-    #: how far each search of ``_mv`` looked (its allowance): a change farther away leaves it valid
-    _mvr: dict[str, int]
-    _mvr_prev: dict[str, int]
     #: the parent's pieces and movement context, to tell which of its searches still hold
     _prev_units: dict[Hex, Unit] | None
     _prev_leaders: dict[Hex, Leader]
@@ -198,5 +219,7 @@ class CCStateData:
     #: uid -> hex and lid -> hex, possibly stale (find_unit and find_leader check them)
     _uidx: dict[str, Hex]
     _lidx: dict[str, Hex]
+    #: order key (``u:<uid>``, ``l:<lid>``) -> (hex, the piece there), possibly stale (key_hex checks)
+    _kidx: dict[str, tuple[Hex, Unit | Leader]]
     #: which pieces the card played may order (orders.py ``_order_cache``), shared with clones
     _oc: OrderCache | None

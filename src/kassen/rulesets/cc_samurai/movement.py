@@ -13,17 +13,31 @@ from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import trait
 
+from kassen.engine.events import LazyText
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
-from kassen.rulesets.cc_samurai.board import HALF, NAMES, NBRS, OUT2, Unit
+from kassen.rulesets.cc_samurai.board import (
+    HEX_ID,
+    HEXES,
+    IS_HALF,
+    NAME_OF,
+    NAMES,
+    NBR_IDS,
+    NCELLS,
+    OUT2_IDS,
+    Unit,
+)
 from kassen.rulesets.cc_samurai.common import (
+    JSON,
     LEADER_MOVE,
     LEADER_NAME,
+    NO_MOVES,
     CCStateData,
     Dests,
     _diff_hexes,
     as_json,
 )
+from kassen.rulesets.cc_samurai.facts import UnitType
 from kassen.rulesets.cc_samurai.tasks import MoveTask
 
 if TYPE_CHECKING:
@@ -39,6 +53,17 @@ UNIT_KEY: dict[Hex, str] = {h: "u" + n for h, n in NAMES.items()}
 LEADER_KEY: dict[Hex, str] = {h: "l" + n for h, n in NAMES.items()}
 
 
+def _unit_move_text(who: str, ut: UnitType, with_kind: str | None, frm: str, to: str,
+                    join_kind: str | None) -> LazyText:
+    """``<side> <unit>[ with its <Leader>] moves <frm> to <to>[ and joins the <Leader>]``, written
+    only when read (most moves of a playout are never narrated)."""
+    def text() -> str:
+        with_ld = "" if with_kind is None else f" with its {LEADER_NAME[with_kind]}"
+        joined = "" if join_kind is None else f" and joins the {LEADER_NAME[join_kind]}"
+        return f"{who} {ut.name}{with_ld} moves {frm} to {to}{joined}"
+    return text
+
+
 @trait
 class MovementRules(CCStateData):
     def move_limits(self: CCState, u: Unit) -> tuple[int, int]:
@@ -46,7 +71,7 @@ class MovementRules(CCStateData):
         ut = self.ut(u)
         move, bmove = ut.move, ut.battle_move
         ti = self.ti
-        spec = ti.get("spec")
+        spec: JSON | None = ti.get("spec")  # typed: a native dict get below, not a generic call
         effect = spec.get("effect") if spec else None
         if not effect and not ti["effects"]:
             return move, bmove  # no card effect and no Dragon card in play
@@ -75,7 +100,7 @@ class MovementRules(CCStateData):
     def _move_ctx(self: CCState) -> tuple[Any, ...]:
         """What a movement search depends on besides the pieces near it (compared by identity)."""
         ti = self.ti
-        spec = ti.get("spec")
+        spec: JSON | None = ti.get("spec")
         return (spec, spec.get("effect") if spec else None, len(ti["orders"]), len(ti["effects"]),
                 self.active, self.terrain)
 
@@ -94,24 +119,26 @@ class MovementRules(CCStateData):
         if changed is None:
             changed = self._changed = _diff_hexes(self._prev_units, self.units) + _diff_hexes(
                 self._prev_leaders, self.leaders)
-        radius = self._mvr_prev[key]
+        radius = prev.radius
         hx, hr = h
         for cx, cr in changed:
             dr = abs(cr - hr)
             if dr + max(0, (abs(cx - hx) - dr) // 2) <= radius:  # HexBoard.distance
                 return None
-        self._mvr[key] = radius
         return prev
 
     def _unit_moves(self: CCState, h: Hex, same_ctx: bool | None = None) -> Dests:
         """Destinations (hex name or 'off') of the unit at ``h`` -> hexes moved."""
         key = UNIT_KEY[h]
-        got = self._mv.get(key)
+        mv = self._mv
+        got = mv.get(key)
         if got is None:
             got = self._reused_search(key, h, same_ctx)
             if got is None:
                 got = self._search_unit_moves(h)
-            self._mv[key] = got
+            if mv is NO_MOVES:
+                mv = self._mv = {}
+            mv[key] = got
         return got
 
     def _search_unit_moves(self: CCState, h: Hex) -> Dests:
@@ -119,36 +146,41 @@ class MovementRules(CCStateData):
         u = units[h]
         ut = self.ut(u)
         allowance = self.move_limits(u)[0]
-        self._mvr[UNIT_KEY[h]] = allowance
         has_leader = h in leaders
         # a Leader never enters a half-hex, so neither does a unit carrying one
         carries = has_leader and f"l:{leaders[h].lid}" not in self.ti["orders"]
         through = bool(self.ti["effects"]) and dragons.has_effect(self, "spirit-of-the-wind", u.side, u.uid)
-        terc = self._terc
-        if terc is None:
-            terc = self._terrain_types()
+        terl = self._terl
+        if terl is None:
+            terl = self._terrain_list()
         cavalry, side = ut.cavalry, u.side
-        out = Dests()
-        frontier = [h]
-        seen = {h: 0}
+        found = Dests(allowance)
+        out = found.to  # destination -> hexes moved
+        # by hex ids (board.HEX_ID): the tables are lists; the state's maps are still looked up by hex
+        hexes, names, nbrs, half = HEXES, NAME_OF, NBR_IDS, IS_HALF
+        hid = HEX_ID[h]
+        frontier = [hid]
+        seen = [False] * NCELLS
+        seen[hid] = True
         exits = self.exits[side]
-        out2 = OUT2[h]
+        out2 = OUT2_IDS[hid]
         for step in range(1, allowance + 1):
-            nxt: list[Hex] = []
+            nxt: list[int] = []
             for cur in frontier:
-                if cur in exits and "off" not in out:
+                if exits and hexes[cur] in exits and "off" not in out:
                     out["off"] = step
-                for n in (out2[cur] if step == 2 else NBRS[cur]):
-                    if n in seen:
+                for ni in (out2[cur] if step == 2 else nbrs[cur]):
+                    if seen[ni]:
                         continue
-                    ter = terc[n]
-                    if ter.impassable or (carries and n in HALF):
+                    ter = terl[ni]
+                    if ter.impassable or (carries and half[ni]):
                         continue
+                    n = hexes[ni]
                     if through and (n in units or n in leaders):
                         # Spirit of the Wind: through other units, never ending there
-                        seen[n] = step
+                        seen[ni] = True
                         if not ter.stop:
-                            nxt.append(n)
+                            nxt.append(ni)
                         continue
                     if n in units:
                         continue
@@ -159,25 +191,28 @@ class MovementRules(CCStateData):
                         if cavalry and ld.kind != "mounted":
                             continue
                         # joins the lone Leader and stops
-                        seen[n] = step
-                        out[NAMES[n]] = step
+                        seen[ni] = True
+                        out[names[ni]] = step
                         continue
-                    seen[n] = step
-                    out[NAMES[n]] = step
+                    seen[ni] = True
+                    out[names[ni]] = step
                     if not ter.stop:
-                        nxt.append(n)
+                        nxt.append(ni)
             frontier = nxt
-        return out
+        return found
 
     def _leader_moves(self: CCState, h: Hex, same_ctx: bool | None = None) -> Dests:
         """Destinations of the Leader at ``h`` moving on his own."""
         key = LEADER_KEY[h]
-        got = self._mv.get(key)
+        mv = self._mv
+        got = mv.get(key)
         if got is None:
             got = self._reused_search(key, h, same_ctx)
             if got is None:
                 got = self._search_leader_moves(h)
-            self._mv[key] = got
+            if mv is NO_MOVES:
+                mv = self._mv = {}
+            mv[key] = got
         return got
 
     def _search_leader_moves(self: CCState, h: Hex) -> Dests:
@@ -185,54 +220,60 @@ class MovementRules(CCStateData):
         allowance = LEADER_MOVE[ld.kind]
         if self.ti["spec"].get("effect") == "serpent":
             allowance = min(allowance, 1)  # Serpent Command: the group moves 1 hex (R28)
-        self._mvr[LEADER_KEY[h]] = allowance
         units, leaders, utypes = self.units, self.leaders, self.t.units
-        terc = self._terc
-        if terc is None:
-            terc = self._terrain_types()
+        terl = self._terl
+        if terl is None:
+            terl = self._terrain_list()
         side, mounted = ld.side, ld.kind == "mounted"
-        out = Dests()
-        seen = {h: 0}
-        frontier = [h]
+        found = Dests(allowance)
+        out = found.to  # destination -> hexes moved
+        hexes, names, nbrs, half = HEXES, NAME_OF, NBR_IDS, IS_HALF
+        hid = HEX_ID[h]
+        seen = [False] * NCELLS
+        seen[hid] = True
+        frontier = [hid]
         base = self.baseline_row(side)
-        out2 = OUT2[h]
+        out2 = OUT2_IDS[hid]
         for step in range(1, allowance + 1):
-            nxt: list[Hex] = []
+            nxt: list[int] = []
             for cur in frontier:
-                if cur[1] == base and "off" not in out:
+                if hexes[cur][1] == base and "off" not in out:
                     out["off"] = step
-                for n in (out2[cur] if step == 2 else NBRS[cur]):
-                    if n in seen or n in HALF:
+                for ni in (out2[cur] if step == 2 else nbrs[cur]):
+                    if seen[ni] or half[ni]:
                         continue
-                    ter = terc[n]
+                    ter = terl[ni]
                     if ter.impassable:
                         continue
+                    n = hexes[ni]
                     u = units.get(n)
                     other = leaders.get(n)
                     if (u is not None and u.side != side) or (other is not None and other.side != side):
                         continue
-                    seen[n] = step
+                    seen[ni] = True
                     if other is None:
                         if u is None:
-                            out[NAMES[n]] = step
+                            out[names[ni]] = step
                         else:
                             put = utypes[u.type]
                             if not put.bodyguard and (mounted or not put.cavalry):
-                                out[NAMES[n]] = step
+                                out[names[ni]] = step
                     if not ter.stop:
-                        nxt.append(n)
+                        nxt.append(ni)
             frontier = nxt
-        return out
+        return found
 
     def _mover_actions(self: CCState, side: int) -> list[str]:
         out: list[str] = []
         ti = self.ti
-        moved = ti["moved"]
+        # typed: native list and dict operations below (the turn info's values are ``Any``)
+        moved: dict[str, int] = ti["moved"]
+        orders: list[str] = ti["orders"]
         units, utypes = self.units, self.t.units
         # the movement context is compared with the parent's once for all the pieces (nothing
         # below changes it)
         same_ctx = bool(self._mv_prev) and self._same_move_ctx()
-        for key in ti["orders"]:
+        for key in orders:
             if key in moved:
                 continue
             h = self.key_hex(key)
@@ -245,25 +286,31 @@ class MovementRules(CCStateData):
                 acts = dests.acts
                 if acts is None:
                     pre = MOVE_PRE[h]
-                    acts = dests.acts = [pre + d for d in dests]
+                    acts = dests.acts = [pre + d for d in dests.to]
             else:
                 dests = self._leader_moves(h, same_ctx)
                 acts = dests.acts
                 if acts is None:
                     # the same search is reused only while the hex's unit is (a unit here: split)
                     pre = MOVE_LEADER_PRE[h] if h in units else MOVE_PRE[h]
-                    acts = dests.acts = [pre + d for d in dests]
+                    acts = dests.acts = [pre + d for d in dests.to]
             out += acts
         out.sort()
         return out
 
     def _legal_move(self: CCState, task: MoveTask) -> list[str]:
-        return [*self._mover_actions(task["seat"]), *dragons.actions(self, task["seat"], "movement"), "end-move"]
+        acts = self._mover_actions(task["seat"])
+        acts.extend(dragons.actions(self, task["seat"], "movement"))
+        acts.append("end-move")
+        return acts
 
     def _auto_move(self: CCState, task: MoveTask) -> bool:
         acts = self._mover_actions(task["seat"])
         if acts:
-            self._legal = [*acts, *dragons.actions(self, task["seat"], "movement"), "end-move"]
+            # a new list: completed, not copied
+            acts.extend(dragons.actions(self, task["seat"], "movement"))
+            acts.append("end-move")
+            self._legal = acts
             return False
         self.stack[-1] = as_json({"t": "battle", "seat": task["seat"]})
         return True
@@ -284,7 +331,10 @@ class MovementRules(CCStateData):
         if is_leader:
             ld = self.leaders[h]
             key = f"l:{ld.lid}"
-            steps = (self._mv_prev.get(LEADER_KEY[h]) or self._leader_moves(h))[dest_txt]
+            lsearch = self._mv_prev.get(LEADER_KEY[h])  # the parent's, which listed this action
+            if lsearch is None:
+                lsearch = self._leader_moves(h)
+            steps = lsearch.to[dest_txt]
             self.ti["moved"] = {**self.ti["moved"], key: steps}  # replaced, never changed in place
             del self.leaders[h]
             if dest_txt == "off":
@@ -305,7 +355,10 @@ class MovementRules(CCStateData):
             return
         u = self.units[h]
         key = f"u:{u.uid}"
-        steps = (self._mv_prev.get(UNIT_KEY[h]) or self._unit_moves(h))[dest_txt]
+        search = self._mv_prev.get(UNIT_KEY[h])
+        if search is None:
+            search = self._unit_moves(h)
+        steps = search.to[dest_txt]
         self.ti["moved"] = {**self.ti["moved"], key: steps}
         uld = self.leaders.get(h)
         carry = uld is not None and f"l:{uld.lid}" not in self.ti["orders"]
@@ -327,12 +380,12 @@ class MovementRules(CCStateData):
             self.leaders[d] = uld
         if self.ter(d).forbids_battle_on_entry(self.ut(u).cavalry):
             self.ti["no_battle"] = [*self.ti["no_battle"], u.uid]
-        joined = ""
-        if not carry and d in self.leaders:
-            joined = f" and joins the {LEADER_NAME[self.leaders[d].kind]}"
-        with_ld = f" with its {LEADER_NAME[uld.kind]}" if carry and uld is not None else ""
-        self.say("move", f"{self.unit_label(u)}{with_ld} moves {self.name(h)} to {self.name(d)}{joined}",
-                 frm=self.name(h), to=self.name(d), unit=u.uid)
+        jl = None if carry else self.leaders.get(d)
+        frm, to = self.name(h), self.name(d)
+        self.say("move", _unit_move_text(self.side_name(u.side), self.ut(u),
+                                         uld.kind if carry and uld is not None else None,
+                                         frm, to, None if jl is None else jl.kind),
+                 frm=frm, to=to, unit=u.uid)
         if carry and uld is not None:
             self._insult_window(side, uld.lid, h, d, u.uid)
 

@@ -9,13 +9,23 @@ state (``self: CCState``); the state's data and the task machine are in state.py
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import trait
 
 from kassen.engine.dice import Face
+from kassen.engine.events import LazyText
 from kassen.engine.hexgrid import Hex
-from kassen.rulesets.cc_samurai.board import NAMES, NBRS, Leader, Unit, sections_of
+from kassen.rulesets.cc_samurai.board import (
+    HEX_ID,
+    HEXES,
+    NAMES,
+    NBRS,
+    SECTION_MASK,
+    Leader,
+    Unit,
+    sections_of,
+)
 from kassen.rulesets.cc_samurai.common import (
     _FITS,
     _LEADER_KEYS,
@@ -24,10 +34,13 @@ from kassen.rulesets.cc_samurai.common import (
     COW_PIECES,
     JSON,
     LEADER_NAME,
+    VECTORS_BY_ID,
     CCStateData,
     _slot_sig,
     as_json,
+    vector_id,
 )
+from kassen.rulesets.cc_samurai.facts import UnitType
 from kassen.rulesets.cc_samurai.tasks import OrderTask
 
 if TYPE_CHECKING:
@@ -37,26 +50,48 @@ if TYPE_CHECKING:
 #: hex -> ``order F3`` and ``order F3 leader``
 ORDER_ACT: dict[Hex, str] = {h: f"order {n}" for h, n in NAMES.items()}
 ORDER_LEADER_ACT: dict[Hex, str] = {h: f"order {n} leader" for h, n in NAMES.items()}
+#: the same by hex id (board.HEX_ID)
+ORDER_ACT_OF: tuple[str, ...] = tuple(ORDER_ACT[h] for h in HEXES)
 
 
-class OrderCache(NamedTuple):
-    """Which pieces of ``side`` a card play may order (see ``OrderRules._order_cache``)."""
+class OrderCache:
+    """Which pieces of ``side`` a card play may order (see ``OrderRules._order_cache``).
 
-    spec: dict[str, Any]
-    side: int
-    units: dict[Hex, Unit]
-    leaders: dict[Hex, Leader]
-    no_order: list[str]
-    #: piece key -> (hex, the slots accepting it; empty unless the card has slots)
-    pieces: dict[str, tuple[Hex, tuple[bool, ...]]]
-    #: the distinct slot vectors of ``cands``
-    vectors: list[tuple[bool, ...]]
-    #: (action, key, hex, index of its vector) of the pieces the card may order (its filter
-    #: passed), sorted by action
-    cands: list[tuple[str, str, Hex, int]]
-    #: maps of pieces found equal to ``units`` and ``leaders`` while shared with the parent
-    #: (copy-on-write): never changed again, so the same maps need no compare
-    frozen: tuple[dict[Hex, Unit], dict[Hex, Leader]] | None
+    A plain class, not a NamedTuple: compiled, it is built natively (a NamedTuple's ``__new__``
+    runs interpreted) and its fields are native reads."""
+
+    def __init__(self, spec: dict[str, Any], side: int, units: dict[Hex, Unit], leaders: dict[Hex, Leader],
+                 no_order: list[str], pieces: dict[str, tuple[Hex, int]],
+                 vectors: list[int], cands: list[tuple[str, str, Hex, int]],
+                 frozen: tuple[dict[Hex, Unit], dict[Hex, Leader]] | None) -> None:
+        self.spec = spec
+        self.side = side
+        self.units = units
+        self.leaders = leaders
+        self.no_order = no_order
+        #: piece key -> (hex, the id of its slot vector: the slots accepting it, ``common.vector_id``)
+        self.pieces = pieces
+        #: the ids of the distinct slot vectors of ``cands``
+        self.vectors = vectors
+        #: (action, key, hex, index of its vector) of the pieces the card may order (its filter
+        #: passed), sorted by action
+        self.cands = cands
+        #: maps of pieces found equal to ``units`` and ``leaders`` while shared with the parent
+        #: (copy-on-write): never changed again, so the same maps need no compare
+        self.frozen = frozen
+
+
+def _order_text(who: str, ut: UnitType | None, kind: str, split: bool, where: str) -> LazyText:
+    """``<side> orders the <piece> at <where>``, written only when read: a unit (``ut``, with the
+    ``kind`` of its Leader when he is not ordered apart, else ""), or a Leader of ``kind``
+    (``split``: from his unit), worded as ``_piece_label``."""
+    def text() -> str:
+        if ut is not None:
+            what = ut.name + (f" with its {LEADER_NAME[kind]}" if kind else "")
+        else:
+            what = LEADER_NAME[kind] + (" (splitting from his unit)" if split else "")
+        return f"{who} orders the {what} at {where}"
+    return text
 
 
 @trait
@@ -136,7 +171,24 @@ class OrderRules(CCStateData):
         return f"l:{ld.lid}" if ld is not None else None
 
     def key_hex(self: CCState, key: str) -> Hex | None:
-        return self.find_unit(key[2:]) if key[0] == "u" else self.find_leader(key[2:])
+        """The hex of the piece of an order key (``u:<uid>``, ``l:<lid>``), or None when it is gone."""
+        # an index key -> (hex, piece), shared with clones: an entry holds while that very piece
+        # object is at its hex (no slice of the key, no compare of ids)
+        unit = key[0] == "u"
+        got = self._kidx.get(key)
+        if got is not None:
+            h, p = got
+            if (self.units.get(h) if unit else self.leaders.get(h)) is p:
+                return h
+        if unit:
+            h2 = self.find_unit(key[2:])
+            if h2 is not None:
+                self._kidx[key] = (h2, self.units[h2])
+        else:
+            h2 = self.find_leader(key[2:])
+            if h2 is not None:
+                self._kidx[key] = (h2, self.leaders[h2])
+        return h2
 
     def _orderable(self: CCState, side: int) -> list[tuple[str, str, Hex]]:
         """(action, key, hex) of every piece the card's mode could order, before its limits."""
@@ -193,9 +245,9 @@ class OrderRules(CCStateData):
         if mode == "shogun-pending":
             return []
         cache = self._order_cache(side)
-        ti_orders = self.ti["orders"]
+        ti_orders: list[str] = self.ti["orders"]  # typed: a native list
         pieces = cache.pieces
-        given: list[tuple[Hex, tuple[bool, ...]]] = []
+        given: list[tuple[Hex, int]] = []
         for k in ti_orders:
             got = pieces.get(k)
             if got is None:
@@ -208,14 +260,15 @@ class OrderRules(CCStateData):
         if mode == "slots":
             if n >= len(spec["slots"]):
                 return []
-            # whether one more piece fits the slots depends only on the vectors: memoised
-            vecs = tuple(v for _, v in given)
+            # whether one more piece fits the slots depends only on the vectors: memoised, keyed by
+            # their ids (a flat tuple of small integers hashes fast)
+            vids = [v for _, v in given]
             fits_of: list[bool] = []
-            for vec in cache.vectors:
-                fk = (vecs, vec)
+            for vid in cache.vectors:
+                fk = tuple([*vids, vid])
                 fits = _FITS.get(fk)
                 if fits is None:
-                    fits = _FITS[fk] = self._fits([*vecs, vec])
+                    fits = _FITS[fk] = self._fits([VECTORS_BY_ID[v] for v in fk])
                 fits_of.append(fits)
             return [action for action, key, _h, i in cache.cands if fits_of[i] and key not in ordered]
         if mode == "select":
@@ -253,7 +306,6 @@ class OrderRules(CCStateData):
                 return c
             if c.units == units and c.leaders == leaders:
                 if self._cow & COW_PIECES:
-                    # built field by field: NamedTuple._replace runs interpreted
                     c = self._oc = OrderCache(c.spec, c.side, c.units, c.leaders, c.no_order, c.pieces, c.vectors,
                                               c.cands, (units, leaders))
                 return c
@@ -273,15 +325,19 @@ class OrderRules(CCStateData):
         memo = _VECTORS.get((sig, side, self.bottom))
         if memo is None:
             memo = _VECTORS[(sig, side, self.bottom)] = {}
+        hex_id, order_act = HEX_ID, ORDER_ACT_OF
+        # a piece's vector depends on the sections of its hex (their bits: board.SECTION_MASK), and
+        # on its symbol when a slot names one: a few small, often used tables
+        masks = SECTION_MASK[0 if side == self.bottom else 1]
         # without symbol slots a piece's vector depends on its hex alone
         by_symbol = any(sg[0] != "section" for sg in sig)
-        vectors: list[tuple[bool, ...]] = []
-        index: dict[tuple[bool, ...], int] = {}
-        pieces: dict[str, tuple[Hex, tuple[bool, ...]]] = {}
+        vectors: list[int] = []
+        index: dict[int, int] = {}
+        pieces: dict[str, tuple[Hex, int]] = {}
         cands: list[tuple[str, str, Hex, int]] = []
         plain = memo.get(None)
         if plain is None:
-            plain = memo[None] = {}
+            plain = memo[None] = [-1] * 8
         for h, u in units.items():
             if u.side != side:
                 continue
@@ -294,11 +350,13 @@ class OrderRules(CCStateData):
                 sym = utypes[u.type].symbol
                 got = memo.get(sym)
                 if got is None:
-                    got = memo[sym] = {}
+                    got = memo[sym] = [-1] * 8
                 by_hex = got
-            vec = by_hex.get(h)
-            if vec is None:
-                vec = by_hex[h] = tuple([self._slot_accepts(sl, key, h, side) for sl in slots])
+            hid = hex_id[h]
+            mask = masks[hid]
+            vec = by_hex[mask]
+            if vec < 0:
+                vec = by_hex[mask] = vector_id(tuple([self._slot_accepts(sl, key, h, side) for sl in slots]))
             pieces[key] = (h, vec)
             if u.uid in no_order or (flt and not self._passes(flt, u, h)):
                 continue
@@ -306,7 +364,7 @@ class OrderRules(CCStateData):
             if i is None:
                 i = index[vec] = len(vectors)
                 vectors.append(vec)
-            cands.append((ORDER_ACT[h], key, h, i))
+            cands.append((order_act[hid], key, h, i))
         for h, ld in leaders.items():
             if ld.side != side:
                 continue
@@ -314,14 +372,16 @@ class OrderRules(CCStateData):
             key = _LEADER_KEYS.get(lid)
             if key is None:
                 key = _LEADER_KEYS[lid] = "l:" + lid
-            vec = plain.get(h)
-            if vec is None:
-                vec = plain[h] = tuple([self._slot_accepts(sl, key, h, side) for sl in slots])
+            hid = hex_id[h]
+            mask = masks[hid]
+            vec = plain[mask]
+            if vec < 0:
+                vec = plain[mask] = vector_id(tuple([self._slot_accepts(sl, key, h, side) for sl in slots]))
             pieces[key] = (h, vec)
             if h not in units:
                 if not lone_ok:
                     continue
-                action = ORDER_ACT[h]
+                action = order_act[hid]
             elif split_ok and ld.kind != "commander":
                 action = ORDER_LEADER_ACT[h]
             else:
@@ -332,8 +392,12 @@ class OrderRules(CCStateData):
                 vectors.append(vec)
             cands.append((action, key, h, i))
         cands.sort()
-        c = self._oc = OrderCache(spec, side, dict(units), dict(leaders), list(no_order), pieces, vectors, cands,
-                                  (units, leaders) if self._cow & COW_PIECES else None)
+        if self._cow & COW_PIECES:  # maps shared with the parent never change again: no snapshot
+            c = self._oc = OrderCache(spec, side, units, leaders, list(no_order), pieces, vectors, cands,
+                                      (units, leaders))
+        else:
+            c = self._oc = OrderCache(spec, side, dict(units), dict(leaders), list(no_order), pieces, vectors,
+                                      cands, None)
         return c
 
     def _order_actions_scratch(self: CCState, side: int) -> list[str]:
@@ -382,14 +446,19 @@ class OrderRules(CCStateData):
 
     def turn_effect(self: CCState, u: Unit) -> str | None:
         """The played card's effect on ``u``, if it is one of the active player's ordered units."""
-        spec = self.ti.get("spec")
-        if not spec or u.side != self.active or f"u:{u.uid}" not in self.ti["orders"]:
+        spec: JSON | None = self.ti.get("spec")
+        if not spec:
             return None
         effect: str | None = spec.get("effect")
+        # most cards have no effect: then no key is built, no orders searched
+        if effect is None or u.side != self.active or f"u:{u.uid}" not in self.ti["orders"]:
+            return None
         return effect
 
     def _legal_order(self: CCState, task: OrderTask) -> list[str]:
-        return [*self._order_actions(task["seat"]), "done"]
+        acts = self._order_actions(task["seat"])
+        acts.append("done")
+        return acts
 
     def _auto_order(self: CCState, task: OrderTask) -> bool:
         if self.ti["spec"].get("mode") == "shogun-pending":
@@ -399,7 +468,8 @@ class OrderRules(CCStateData):
                 self.ti["spec"]["max"] = pending["max"]
         acts = self._order_actions(task["seat"])
         if acts:
-            self._legal = [*acts, "done"]
+            acts.append("done")  # a new list: completed, not copied
+            self._legal = acts
             return False
         if not self.ti["orders"]:
             played = self.t.command[self.t.command_ids[self.ti["card"]]].name if self.ti.get("card") else "the card"
@@ -417,8 +487,16 @@ class OrderRules(CCStateData):
         key = self.piece_key_at(h, len(parts) == 3)
         assert key is not None
         self.ti["orders"] = [*self.ti["orders"], key]  # replaced, never changed in place (``_fork``)
-        what = self._piece_label(key, h)
-        self.say("order", f"{self.side_name(side)} orders the {what} at {self.name(h)}", side=side, hex=self.name(h), piece=key)
+        where = self.name(h)
+        # the line is written only when read: its parts, as ``_piece_label`` would word them
+        if key[0] == "u":
+            ld = self.leaders.get(h)
+            free = ld is not None and f"l:{ld.lid}" not in self.ti["orders"]
+            text = _order_text(self.side_name(side), self.ut(self.units[h]), ld.kind if free and ld is not None else "",
+                               False, where)
+        else:
+            text = _order_text(self.side_name(side), None, self.leaders[h].kind, h in self.units, where)
+        self.say("order", text, side=side, hex=where, piece=key)
 
     def _piece_label(self: CCState, key: str, h: Hex) -> str:
         if key[0] == "u":

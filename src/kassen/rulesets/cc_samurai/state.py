@@ -30,7 +30,7 @@ from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
 from kassen.engine.tasks import TaskMachine
 from kassen.rulesets.cc_samurai.battle import BattleRules
-from kassen.rulesets.cc_samurai.board import SIDE_NAMES, Leader, Unit, board
+from kassen.rulesets.cc_samurai.board import HEXES, SIDE_NAMES, Leader, Unit, board
 from kassen.rulesets.cc_samurai.bolster import BolsterRules
 from kassen.rulesets.cc_samurai.close_ranged import CombatSequence
 from kassen.rulesets.cc_samurai.common import (
@@ -38,6 +38,8 @@ from kassen.rulesets.cc_samurai.common import (
     _NAMES,
     COW_ALL,
     COW_CARDS,
+    COW_COMMAND,
+    COW_DRAGON,
     COW_LOGS,
     COW_PIECES,
     COW_RNG,
@@ -45,6 +47,7 @@ from kassen.rulesets.cc_samurai.common import (
     JSON,
     LEADER_MOVE,
     LEADER_NAME,
+    NO_MOVES,
     POOL_TOTAL,
     Dests,
     _copy,
@@ -58,11 +61,17 @@ from kassen.rulesets.cc_samurai.orders import OrderCache, OrderRules
 from kassen.rulesets.cc_samurai.tasks import (
     BattleTask,
     CombatTask,
+    DragonLackOfHonorTask,
+    DragonTask,
     EndTask,
+    LackOfHonorTask,
+    LeaderRetreatTask,
     MoveTask,
     OrderTask,
+    PickTask,
     PlayTask,
     RetreatTask,
+    TurncoatTask,
 )
 from kassen.rulesets.cc_samurai.turn import TurnRules
 from kassen.rulesets.cc_samurai.victory import VictoryRules
@@ -116,6 +125,8 @@ class CCState(
         self.terrain: dict[Hex, str] = {}
         #: hex -> TerrainType of every hex, built on first use (shared by clones like terrain)
         self._terc: dict[Hex, TerrainType] | None = None
+        #: the same by hex id (board.HEX_ID), for the movement searches
+        self._terl: list[TerrainType] | None = None
         self.tents: dict[int, Hex] = {}
         self.units: dict[Hex, Unit] = {}
         self.leaders: dict[Hex, Leader] = {}
@@ -153,9 +164,6 @@ class CCState(
         #: keyed by ``movement.UNIT_KEY`` / ``LEADER_KEY`` of the hex
         self._mv: dict[str, Dests] = {}
         self._mv_prev: dict[str, Dests] = {}
-        #: how far each search of ``_mv`` looked (its allowance): a change farther away leaves it valid
-        self._mvr: dict[str, int] = {}
-        self._mvr_prev: dict[str, int] = {}
         #: the parent's pieces and movement context, to tell which of its searches still hold
         self._prev_units: dict[Hex, Unit] | None = None
         self._prev_leaders: dict[Hex, Leader] = {}
@@ -164,6 +172,8 @@ class CCState(
         #: uid -> hex and lid -> hex, possibly stale (find_unit and find_leader check them)
         self._uidx: dict[str, Hex] = {}
         self._lidx: dict[str, Hex] = {}
+        #: order key -> (hex, piece), possibly stale (key_hex checks it), shared with clones
+        self._kidx: dict[str, tuple[Hex, Unit | Leader]] = {}
         #: which pieces the card played may order (orders.py ``_order_cache``), shared with clones
         self._oc: OrderCache | None = None
 
@@ -186,7 +196,7 @@ class CCState(
         s.scenario_id, s.scenario_name, s.victory = self.scenario_id, self.scenario_name, self.victory
         s.order_one_banner, s.tent_banners, s.exit_banners = self.order_one_banner, self.tent_banners, self.exit_banners
         s.bottom, s.exits, s.objective_defs = self.bottom, self.exits, self.objective_defs
-        s.terrain, s._terc, s.tents = self.terrain, self._terc, self.tents
+        s.terrain, s._terc, s._terl, s.tents = self.terrain, self._terc, self._terl, self.tents
         s.start_blocks = self.start_blocks
         # COW_CARDS
         s.hands, s.dragons = self.hands, self.dragons
@@ -209,16 +219,14 @@ class CCState(
         s.events = ()
         s._ev = []
         s._legal = None
-        s._mv = {}
+        s._mv = NO_MOVES
         s._mv_prev = mv = self._mv
-        s._mvr = {}
-        s._mvr_prev = self._mvr
         if mv:
             s._prev_units, s._prev_leaders, s._prev_ctx = self.units, self.leaders, self._move_ctx()
         else:
             s._prev_units, s._prev_leaders, s._prev_ctx = None, {}, None
         s._changed = None
-        s._uidx, s._lidx = self._uidx, self._lidx
+        s._uidx, s._lidx, s._kidx = self._uidx, self._lidx, self._kidx
         s._oc = self._oc
         return s
 
@@ -227,11 +235,21 @@ class CCState(
     # test_copy_on_write.py checks that no apply changes the state it was applied to)
     def own_cards(self) -> None:
         """Make the hands, Dragon hands, decks and discards this state's own before changing them."""
-        if self._cow & COW_CARDS:
-            self._cow &= ~COW_CARDS
+        self.own_command_cards()
+        self.own_dragon_cards()
+
+    def own_command_cards(self) -> None:
+        """Make the Command card hands, deck and discards this state's own before changing them."""
+        if self._cow & COW_COMMAND:
+            self._cow &= ~COW_COMMAND
             self.hands = [list(h) for h in self.hands]
-            self.dragons = [list(h) for h in self.dragons]
             self.cmd_deck, self.cmd_discard = list(self.cmd_deck), list(self.cmd_discard)
+
+    def own_dragon_cards(self) -> None:
+        """Make the Dragon card hands, deck and discards this state's own before changing them."""
+        if self._cow & COW_DRAGON:
+            self._cow &= ~COW_DRAGON
+            self.dragons = [list(h) for h in self.dragons]
             self.dr_deck, self.dr_discard = list(self.dr_deck), list(self.dr_discard)
 
     def own_score(self) -> None:
@@ -270,7 +288,12 @@ class CCState(
         i = len(stack) - 1
         task = stack[i]
         if i < self._stk_shared:
-            task = stack[i] = {k: (list(v) if type(v) is list else v) for k, v in task.items()}
+            # a copy of the dict (its table cloned at once, no key hashed), then its lists copied
+            own = dict(task)
+            for k, v in task.items():
+                if type(v) is list:
+                    own[k] = list(v)
+            task = stack[i] = own
             self._stk_shared = i
         return task
 
@@ -319,7 +342,7 @@ class CCState(
         legal = self._legal
         if legal is None:
             task = self.stack[-1]
-            t = task["t"]
+            t: str = task["t"]
             if t == "order":
                 legal = self._legal_order(cast(OrderTask, task))
             elif t == "move":
@@ -330,6 +353,22 @@ class CCState(
                 legal = self._legal_play(cast(PlayTask, task))
             elif t == "end":
                 legal = self._legal_end(cast(EndTask, task))
+            elif t == "dragon":
+                legal = self._legal_dragon(cast(DragonTask, task))
+            elif t == "combat":
+                legal = self._legal_combat(cast(CombatTask, task))
+            elif t == "retreat":
+                legal = self._legal_retreat(cast(RetreatTask, task))
+            elif t == "dloh":
+                legal = self._legal_dloh(cast(DragonLackOfHonorTask, task))
+            elif t == "turncoat":
+                legal = self._legal_turncoat(cast(TurncoatTask, task))
+            elif t == "lretreat":
+                legal = self._legal_lretreat(cast(LeaderRetreatTask, task))
+            elif t == "pick":
+                legal = self._legal_pick(cast(PickTask, task))
+            elif t == "loh":
+                legal = self._legal_loh(cast(LackOfHonorTask, task))
             else:
                 handler = self._handlers(t)[0]
                 if handler is None:
@@ -351,8 +390,9 @@ class CCState(
         s = self._fork()
         s.run_action(action)
         s.advance()
-        s.events = tuple(s._ev)
-        s._ev = []
+        ev = s._ev
+        s.events = tuple(ev)
+        ev.clear()  # emptied, not replaced: no new list per state
         return s
 
     # the task machine (kassen.engine.tasks), specialised: the handler of the task on top gets
@@ -361,7 +401,7 @@ class CCState(
     def run_action(self, action: str) -> None:
         stack = self.stack
         task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
-        t = task["t"]
+        t: str = task["t"]
         if t == "order":
             self._act_order(cast(OrderTask, task), action)
         elif t == "move":
@@ -376,6 +416,18 @@ class CCState(
             self._act_combat(cast(CombatTask, task), action)
         elif t == "retreat":
             self._act_retreat(cast(RetreatTask, task), action)
+        elif t == "dragon":
+            self._act_dragon(cast(DragonTask, task), action)
+        elif t == "dloh":
+            self._act_dloh(cast(DragonLackOfHonorTask, task), action)
+        elif t == "turncoat":
+            self._act_turncoat(cast(TurncoatTask, task), action)
+        elif t == "lretreat":
+            self._act_lretreat(cast(LeaderRetreatTask, task), action)
+        elif t == "pick":
+            self._act_pick(cast(PickTask, task), action)
+        elif t == "loh":
+            self._act_loh(cast(LackOfHonorTask, task), action)
         else:
             act = self._handlers(t)[1]
             if act is None:
@@ -396,7 +448,7 @@ class CCState(
                 if not stack:
                     return
             task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
-            t = task["t"]
+            t: str = task["t"]
             if t == "order":
                 more = self._auto_order(cast(OrderTask, task))
             elif t == "move":
@@ -409,8 +461,16 @@ class CCState(
                 more = self._auto_combat(cast(CombatTask, task))
             elif t == "retreat":
                 more = self._auto_retreat(cast(RetreatTask, task))
-            elif t == "play":
+            elif t == "play" or t == "turncoat" or t == "pick":
                 return  # a decision, no automatic step
+            elif t == "dragon":
+                more = self._auto_dragon(cast(DragonTask, task))
+            elif t == "dloh":
+                more = self._auto_dloh(cast(DragonLackOfHonorTask, task))
+            elif t == "lretreat":
+                more = self._auto_lretreat(cast(LeaderRetreatTask, task))
+            elif t == "loh":
+                more = self._auto_loh(cast(LackOfHonorTask, task))
             else:
                 auto = self._handlers(t)[2]
                 more = auto is not None and bool(auto(self, task))
@@ -444,6 +504,12 @@ class CCState(
         tt, ter = self.t.terrain, self.terrain
         terc = self._terc = {h: tt[ter.get(h, "countryside")] for h in self.b.cells}
         return terc
+
+    def _terrain_list(self) -> list[TerrainType]:
+        """``_terrain_types`` by hex id (board.HEX_ID)."""
+        tt, ter = self.t.terrain, self.terrain
+        terl = self._terl = [tt[ter.get(h, "countryside")] for h in HEXES]
+        return terl
 
     def ut(self, u: Unit) -> UnitType:
         return self.t.units[u.type]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from mypy_extensions import trait
 
+from kassen.engine.events import LazyText
 from kassen.engine.protocol import Result
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.common import (
@@ -26,7 +27,13 @@ from kassen.rulesets.cc_samurai.common import (
 from kassen.rulesets.cc_samurai.tasks import EndTask, PickTask, PlayTask
 
 if TYPE_CHECKING:
+    from kassen.rulesets.cc_samurai.data import CommandCard
     from kassen.rulesets.cc_samurai.state import CCState
+
+
+def _play_text(who: str, card: CommandCard) -> LazyText:
+    """``<side> plays <card>: <its text>``, written only when read."""
+    return lambda: f"{who} plays {card.name}: {card.text}"
 
 
 @trait
@@ -78,7 +85,7 @@ class TurnRules(CCStateData):
         self.command[side] = max(1, self.command[side] - 1)
 
     def draw_command(self: CCState, side: int) -> str | None:
-        self.own_cards()
+        self.own_command_cards()
         if not self.cmd_deck:
             if not self.cmd_discard:
                 return None
@@ -88,7 +95,7 @@ class TurnRules(CCStateData):
         return self.cmd_deck.pop()
 
     def draw_dragon(self: CCState, side: int) -> str | None:
-        self.own_cards()
+        self.own_dragon_cards()
         if not self.dr_deck:
             if not self.dr_discard:
                 return None
@@ -122,12 +129,12 @@ class TurnRules(CCStateData):
     def _set_card(self: CCState, side: int, cid: str) -> None:
         """Phase 1: ``cid`` leaves the hand and becomes the card played this turn."""
         slug = self.t.command_ids[cid]
-        self.own_cards()
+        self.own_command_cards()
         self.own_score()
         self.hands[side].remove(cid)
         self.ti["card"] = cid
         card = self.t.command[slug]
-        self.say("play", f"{self.side_name(side)} plays {card.name}: {card.text}", side=side, card=cid, slug=slug)
+        self.say("play", _play_text(self.side_name(side), card), side=side, card=cid, slug=slug)
         effective: str | None = slug
         if slug == "first-strike":
             effective = None
@@ -164,7 +171,7 @@ class TurnRules(CCStateData):
             # Phase 5 begins: the Command card played is discarded
             cid = self.ti["card"]
             if cid is not None:
-                self.own_cards()
+                self.own_command_cards()
                 self.cmd_discard.append(cid)
                 self.ti["card"] = None
             if dragons.actions(self, side, "end"):
@@ -174,7 +181,7 @@ class TurnRules(CCStateData):
         if step == "wise-pick":
             return False
         if step == "draw":
-            self.own_cards()
+            self.own_command_cards()
             eff_slug = self.ti.get("effective") or ""
             if self.order_one_banner == side and eff_slug.startswith("order-one-"):
                 if self.banners[side] + 1 < self.victory:
@@ -248,7 +255,11 @@ class TurnRules(CCStateData):
     def _act_end(self: CCState, task: EndTask, action: str) -> None:
         side = task["seat"]
         step = task["step"]
-        self.own_cards()
+        # the Command cards' steps may change them, the Dragon cards' steps only those (own_*)
+        if step == "discard" or step == "replenish":
+            self.own_dragon_cards()
+        else:
+            self.own_cards()
         if step == "wise":
             task["step"] = "draw"
             if action != "pass":

@@ -30,6 +30,7 @@ class VictoryRules(CCStateData):
         self.terrain = dict(self.terrain)
         self.terrain.pop(th, None)
         self._terc = None
+        self._terl = None
         self._mv = {}
 
     def award_banner(self: CCState, side: int, n: int, why: str, objective: bool = False) -> None:
