@@ -340,6 +340,28 @@ def test_watching_two_computers_shows_no_hand(browser: Any, server: Server) -> N
     ctx.close()
 
 
+def test_the_lobby_shows_a_battles_balance_as_counts_of_wins(browser: Any, server: Server) -> None:
+    """Issue 16: the shipped self-play figure sits under the battle's note. Wins are counts (Red 129
+    and Blue 71 of 200), since rounded rates can seem to add up to 101%."""
+    import json
+    import math
+    from importlib import resources
+
+    shipped = json.loads((resources.files("kassen.web") / "static/balance/cc-samurai/balance.json").read_text())
+    rep = shipped["scenarios"]["sekigahara-1600"]
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    page.select_option("#scenario", "sekigahara-1600")
+    note = page.locator("#balance-note").inner_text()
+    red, blue = rep["win_rate_by_side"]["Red"], rep["win_rate_by_side"]["Blue"]
+    assert red["wins"] + blue["wins"] == rep["games"] == 200
+    pct = [math.floor(100 * x + 0.5) for x in red["ci95"]]  # as Math.round
+    assert "200 games" in note and f"Red won {red['wins']} (95%: {pct[0]}%-{pct[1]}%)" in note, note
+    assert f"Blue won {blue['wins']} " in note, note
+    ctx.close()
+
+
 def test_the_page_runs_under_its_content_security_policy(browser: Any, server: Server) -> None:
     """Issue 13: the CSP the server sends (scripts from itself only) is enforced here — no
     bypass — and the lobby and a battle page load and draw without a single violation."""

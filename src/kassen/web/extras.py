@@ -66,7 +66,8 @@ def balance_figure(game_id: str, sid: str) -> dict[str, Any] | None:
         "players": doc["players"],
         "games": rep["games"],
         "command": rep.get("command", doc["command"]),
-        "win_rate": {s: {"rate": w["rate"], "ci95": w["ci95"]} for s, w in rep["win_rate_by_side"].items()},
+        "win_rate": {s: {"wins": w["wins"], "rate": w["rate"], "ci95": w["ci95"]}
+                     for s, w in rep["win_rate_by_side"].items()},
         "draws": rep["draws"],
         "mean_turns": rep["length"]["turns"]["mean"],
         "plot": f"/static/{BALANCE_DIR}/{game_id}/{svg}" if svg else None,

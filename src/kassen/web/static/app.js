@@ -83,8 +83,9 @@ async function lobby() {
   function balanceNote(b) {  // the shipped AI self-play report of the battle (kassen balance)
     if (!b) return null;
     const pct = (x) => `${Math.round(100 * x)}%`;
+    // counts, not rounded rates: 129 and 71 of 200 read right where 65% and 36% seem to make 101%
     const wins = Object.entries(b.win_rate).map(([side, w]) =>
-      `${side} ${pct(w.rate)} (95%: ${pct(w.ci95[0])}-${pct(w.ci95[1])})`).join(", ");
+      `${side} won ${w.wins} (95%: ${pct(w.ci95[0])}-${pct(w.ci95[1])})`).join(", ");
     return h("div", {class: "balance-note", id: "balance-note", title: b.command},
       `AI self-play (${b.players.join(" vs ")}), ${b.games} games, ${b.date}: ${wins}. `,
       b.plot ? h("a", {href: b.plot, target: "_blank", rel: "noopener"}, "Plot") : null);
