@@ -211,6 +211,92 @@ def judge(labels: list[str], stats: Any, games: int) -> dict[str, Any]:
     return out
 
 
+def conclude(labels: list[str], results: list[dict[str, Any]], seats: tuple[str, ...], wall: float,
+             workers: int) -> dict[str, Any]:
+    """Print a pairing's count, interval, target and timings; return them (the JSON's pairing)."""
+    stats = summarize(results, seats)
+    verdict = judge(labels, stats, len(results))
+    verdict.update({"wall_seconds": wall, "wall_seconds_per_game": wall / len(results),
+                    "mean_actions": stats.mean_actions, "mean_turns": stats.mean_turns,
+                    "draws": stats.draws, "unfinished": stats.unfinished, "wins_by_seat": stats.wins_by_seat})
+    if all("seconds" in r for r in results):
+        verdict["game_seconds"] = [r["seconds"] for r in results]
+        for lb in labels:
+            searched = sum(r["searched_by_seat"][r["players"].index(lb)] for r in results)
+            think = sum(r["think_seconds_by_seat"][r["players"].index(lb)] for r in results)
+            verdict[f"{lb}_searched_decisions_per_game"] = searched / len(results)
+            verdict[f"{lb}_think_seconds_per_game"] = think / len(results)
+    lo, hi = verdict["ci95"]
+    print(f"  {labels[0]} won {verdict['wins']}/{verdict['games']} = {verdict['win_rate']:.0%} "
+          f"(95% Wilson interval {lo:.0%} - {hi:.0%}); draws {stats.draws}, unfinished {stats.unfinished}; "
+          f"wins by seat {stats.wins_by_seat}")
+    print(f"  mean length {stats.mean_actions:.0f} actions, {stats.mean_turns:.1f} turns; "
+          f"wall time {wall:.1f}s = {wall / len(results):.1f}s per game with {workers} worker(s)")
+    for lb in labels:
+        key = f"{lb}_think_seconds_per_game"
+        if key in verdict:
+            print(f"  {lb}: {verdict[f'{lb}_searched_decisions_per_game']:.0f} decisions with a choice "
+                  f"per game, {verdict[key]:.1f}s thinking per game")
+    if verdict["target"] is not None:
+        t = verdict["target"]
+        state = ("MET with confidence" if verdict["met_with_confidence"] else
+                 "met (point estimate; the interval still reaches below it)" if verdict["met"] else "NOT MET")
+        print(f"  target {base_name(labels[0])} beats {base_name(labels[1])} in >= {t:.0%}: {state}")
+    if "note" in verdict:
+        print(f"  note: {verdict['note']}")
+    return verdict
+
+
+def merge(paths: list[str], json_path: str | None, check: bool) -> int:
+    """The pairings of several ``--json`` files as one series each: games joined by seed."""
+    by_title: dict[str, dict[int, dict[str, Any]]] = {}
+    labels_of: dict[str, list[str]] = {}
+    game_of: dict[str, str] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        for pairing in doc["pairings"]:
+            title = pairing["pairing"]
+            labels_of[title] = [pairing["player"], pairing["opponent"]]
+            if game_of.setdefault(title, doc["args"]["game"]) != doc["args"]["game"]:
+                raise SystemExit(f"{path}: {title} was played in {doc['args']['game']}, elsewhere in {game_of[title]}")
+            games = by_title.setdefault(title, {})
+            for r in pairing["results"]:
+                old = games.get(r["seed"])
+                if old is not None and (old["players"], old["winner_seats"]) != (r["players"], r["winner_seats"]):
+                    raise SystemExit(f"{path}: seed {r['seed']} of {title} has another result than in an earlier file")
+                games[r["seed"]] = r
+    report: list[dict[str, Any]] = []
+    all_met = True
+    for title, games in by_title.items():
+        results = [games[seed] for seed in sorted(games)]
+        seeds = sorted(games)
+        print(f"== {title}: {len(results)} games merged from {len(paths)} file(s), seeds {_ranges(seeds)}")
+        wall = sum(r.get("seconds", 0.0) for r in results)
+        verdict = conclude(labels_of[title], results, load_game(game_of[title]).seats, wall, 1)
+        all_met = all_met and verdict.get("met", True)
+        report.append({"pairing": title, **verdict, "results": results})
+    if json_path:
+        with open(json_path, "w", encoding="utf-8") as f:
+            json.dump({"args": {"merge": paths}, "pairings": report}, f, indent=1)
+    return 1 if check and not all_met else 0
+
+
+def _ranges(seeds: list[int]) -> str:
+    """``0–3, 8, 22–25`` for the seeds 0, 1, 2, 3, 8, 22, 23, 24, 25.
+
+    >>> _ranges([0, 1, 2, 3, 8, 22, 23, 24, 25])
+    '0–3, 8, 22–25'
+    """
+    out: list[str] = []
+    for s in seeds:
+        if out and s == int(out[-1].split("–")[-1]) + 1:
+            out[-1] = f"{out[-1].split('–')[0]}–{s}"
+        else:
+            out.append(str(s))
+    return ", ".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -224,7 +310,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenario", default="first-samurai-skirmish")
     ap.add_argument("--json", dest="json_path", help="also write the results (every game) to this file")
     ap.add_argument("--check", action="store_true", help="exit with status 1 when a target is missed")
+    ap.add_argument("--merge", nargs="+", metavar="JSON",
+                    help="play nothing: merge the --json files of series split by seed (across processes or "
+                         "sessions) into one count per pairing; a seed met twice must have the same result")
     args = ap.parse_args(argv)
+    if args.merge:
+        return merge(args.merge, args.json_path, args.check)
     if args.games < 1 or args.workers < 1:
         ap.error("--games and --workers must be at least 1")
 
@@ -263,38 +354,8 @@ def main(argv: list[str] | None = None) -> int:
 
         start = time.perf_counter()
         results = run_pairing(args.game, args.scenario, labels, args.games, args.seed, args.workers, on_game)
-        wall = time.perf_counter() - start
-        stats = summarize(results, game.seats)
-        verdict = judge(labels, stats, args.games)
-        verdict.update({"wall_seconds": wall, "wall_seconds_per_game": wall / len(results),
-                        "mean_actions": stats.mean_actions, "mean_turns": stats.mean_turns,
-                        "draws": stats.draws, "unfinished": stats.unfinished, "wins_by_seat": stats.wins_by_seat})
-        if all("seconds" in r for r in results):
-            verdict["game_seconds"] = [r["seconds"] for r in results]
-            for lb in labels:
-                searched = sum(r["searched_by_seat"][r["players"].index(lb)] for r in results)
-                think = sum(r["think_seconds_by_seat"][r["players"].index(lb)] for r in results)
-                verdict[f"{lb}_searched_decisions_per_game"] = searched / len(results)
-                verdict[f"{lb}_think_seconds_per_game"] = think / len(results)
-        lo, hi = verdict["ci95"]
-        print(f"  {labels[0]} won {verdict['wins']}/{verdict['games']} = {verdict['win_rate']:.0%} "
-              f"(95% Wilson interval {lo:.0%} - {hi:.0%}); draws {stats.draws}, unfinished {stats.unfinished}; "
-              f"wins by seat {stats.wins_by_seat}")
-        print(f"  mean length {stats.mean_actions:.0f} actions, {stats.mean_turns:.1f} turns; "
-              f"wall time {wall:.1f}s = {wall / len(results):.1f}s per game with {args.workers} worker(s)")
-        for lb in labels:
-            key = f"{lb}_think_seconds_per_game"
-            if key in verdict:
-                print(f"  {lb}: {verdict[f'{lb}_searched_decisions_per_game']:.0f} decisions with a choice "
-                      f"per game, {verdict[key]:.1f}s thinking per game")
-        if verdict["target"] is not None:
-            t = verdict["target"]
-            state = ("MET with confidence" if verdict["met_with_confidence"] else
-                     "met (point estimate; the interval still reaches below it)" if verdict["met"] else "NOT MET")
-            print(f"  target {base_name(labels[0])} beats {base_name(labels[1])} in >= {t:.0%}: {state}")
-            all_met = all_met and verdict["met"]
-        if "note" in verdict:
-            print(f"  note: {verdict['note']}")
+        verdict = conclude(labels, results, game.seats, time.perf_counter() - start, args.workers)
+        all_met = all_met and verdict.get("met", True)
         report.append({"pairing": title, **verdict, "results": results})
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as f:

@@ -1,0 +1,51 @@
+"""``benchmarks/ai_strength.py --merge``: a strength series split by seed across processes and
+sessions is counted as one (issue 14: "benchmarks/ai_strength.py merges partial results")."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import ai_strength  # noqa: E402
+
+PAIR = ["hard", "mcts@1600it"]
+
+
+def _game(seed: int, winner: int) -> dict[str, Any]:
+    players = PAIR if seed % 2 == 0 else PAIR[::-1]  # seats alternate: odd seeds swap
+    return {"seed": seed, "players": players, "winner_seat": winner, "winner_seats": [winner], "reason": "banners",
+            "actions": 100, "turns": 20, "banners": [5, 3] if winner == 0 else [3, 5], "seconds": 10.0,
+            "decisions_by_seat": [50, 50], "searched_by_seat": [40, 40], "think_seconds_by_seat": [4.0, 5.0],
+            "think_cpu_by_seat": [4.0, 5.0]}
+
+
+def _file(tmp: Path, name: str, games: list[dict[str, Any]]) -> str:
+    path = tmp / name
+    pairing = {"pairing": " vs ".join(PAIR), "player": PAIR[0], "opponent": PAIR[1], "results": games}
+    path.write_text(json.dumps({"args": {"game": "cc-samurai"}, "pairings": [pairing]}))
+    return str(path)
+
+
+def test_merge_counts_each_seed_once_across_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # hard wins seeds 0 (as Red), 1 (as Blue), 2 (as Red); mcts wins seed 3; seed 2 is in both files
+    a = _file(tmp_path, "a.json", [_game(0, 0), _game(1, 1), _game(2, 0)])
+    b = _file(tmp_path, "b.json", [_game(2, 0), _game(3, 0)])
+    out = tmp_path / "merged.json"
+    assert ai_strength.merge([a, b], str(out), check=False) == 0
+    merged = json.loads(out.read_text())["pairings"][0]
+    assert [r["seed"] for r in merged["results"]] == [0, 1, 2, 3]
+    assert (merged["games"], merged["wins"]) == (4, 3)
+    assert merged["target"] == 0.75 and merged["met"] and not merged["met_with_confidence"]
+    assert "4 games merged from 2 file(s), seeds 0–3" in capsys.readouterr().out
+
+
+def test_merge_refuses_a_seed_with_two_results(tmp_path: Path) -> None:
+    a = _file(tmp_path, "a.json", [_game(0, 0)])
+    b = _file(tmp_path, "b.json", [_game(0, 1)])
+    with pytest.raises(SystemExit, match="seed 0 .* another result"):
+        ai_strength.merge([a, b], None, check=False)
