@@ -25,6 +25,10 @@ Game ``i`` of a pairing uses seed ``seed + i``; odd games swap the seats. A draw
 an unfinished game counts as not won. A target is *met* when the observed win
 rate reaches it and *met with confidence* when the lower end of the 95% Wilson
 interval does. Exit status: 0, or 1 with ``--check`` when a target is missed.
+
+A long series is split by seed across processes and sessions (``--games 2 --seed S --json
+part-S.json`` for S = 0, 2, 4, ...) and counted as one with ``--merge part-*.json [--json all.json]``:
+each seed once (a seed in two files must have the same result), the same report as one run.
 """
 
 from __future__ import annotations
