@@ -79,7 +79,8 @@ def label_for(name: str, mcts_seconds: float) -> str:
 
 def make(label: str, seed: int) -> Player:
     """The player a label names (``mcts@1s`` -> an MCTS player with a 1 second budget,
-    ``mcts@1300it`` -> one with 1,300 iterations a decision)."""
+    ``mcts@1300it`` -> one with 1,300 iterations a decision, ``hard+card_rollouts=48`` -> the
+    ``hard`` planner with that setting changed)."""
     base, _, secs = label.partition("@")
     if base == "plansearch":
         return plansearch(label, seed)
@@ -87,6 +88,10 @@ def make(label: str, seed: int) -> Player:
         return MCTSPlayer(seed, iterations=int(secs[:-2]))
     if base == "mcts" and secs:
         return MCTSPlayer(seed, iterations=10**9, seconds=float(secs.rstrip("s")))
+    if "+" in label:  # a level with settings changed: ``hard+card_rollouts=48``
+        from strength import make as make_level  # benchmarks/ is on sys.path when a script here runs
+
+        return make_level(label, seed)
     return make_player(base, seed)
 
 
