@@ -89,7 +89,8 @@ def make(label: str, seed: int) -> Player:
     if base == "mcts" and secs:
         return MCTSPlayer(seed, iterations=10**9, seconds=float(secs.rstrip("s")))
     if "+" in label:  # a level with settings changed: ``hard+card_rollouts=48``
-        from strength import make as make_level  # benchmarks/ is on sys.path when a script here runs
+        # benchmarks/ is on sys.path when a script here runs
+        from strength import make as make_level
 
         return make_level(label, seed)
     return make_player(base, seed)

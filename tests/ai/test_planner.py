@@ -31,8 +31,14 @@ def small_search(seed: int, iterations: int = 12) -> PlanSearchPlayer:
                             planner={"battle_samples": 2, "card_rollouts": 2, "card_beam": 2})
 
 
-# both whole-turn planners must pass the same checks: legal, reproducible, blind
-PLANNERS: dict[str, Callable[[int], Player]] = {"planner": small, "plansearch": small_search}
+def small_variants(seed: int) -> TurnPlanner:
+    """The small planner judging two other plans of its best card too, on common luck."""
+    return TurnPlanner(seed, weights=WEIGHTS, battle_samples=2, card_rollouts=2, card_beam=2, variants=2, crn=1)
+
+
+# the whole-turn planners must pass the same checks: legal, reproducible, blind
+PLANNERS: dict[str, Callable[[int], Player]] = {"planner": small, "variants": small_variants,
+                                                "plansearch": small_search}
 
 
 def _play(make: Callable[[int], Player], game_id: str, seed: int, decisions: int) -> list[str]:
@@ -198,3 +204,21 @@ def test_levels_budget_is_counted_not_timed(monkeypatch):
     assert rushed.choose(s, seat) == calm
     assert isinstance(rushed, TurnPlanner) and rushed.explanation is not None
     assert "6 sampled turns per card" in rushed.explanation
+
+
+def test_plan_variants_are_judged_by_counted_rollouts_on_common_luck():
+    """``variants`` adds other plans of the best card to the rollouts' candidates (each rollout
+    counted), and with ``crn`` every candidate's rollout r plays on the same determinization and
+    dice: the same plan judged twice on the same luck gets the same value."""
+    s = _state_at("play")
+    seat = s.to_move()
+    p = TurnPlanner(3, weights=WEIGHTS, battle_samples=2, card_rollouts=3, card_beam=2, variants=2, crn=1)
+    action = p.choose(s, seat)
+    assert action in s.legal_actions()
+    # 2 cards of the beam and up to 2 variants of the best card, 3 rollouts each
+    assert p.rollouts_done in (6, 9, 12)
+    plan = [a for _, a in p._plan_turn(s.determinize(seat, p.rng), seat, rollouts=0)]
+    before = p.rng.state
+    first = p._rollout_turn(s, seat, plan, luck=42)
+    assert p.rng.state == before  # the rollout drew from its own luck, not the player's generator
+    assert p._rollout_turn(s, seat, plan, luck=42) == first

@@ -75,6 +75,10 @@ class TurnPlanner(Player):
     (the ``easy`` level); ``seconds``: an optional wall-clock cap on the rollouts (experiments only: the levels count their work);
     ``reply``: rollouts also play the opponent's next turn (card, orders and moves by
     expectation, battles with sampled dice) and judge the position after it.
+    ``variants``: other plans of the best card judged by the rollouts beside the beam's cards,
+    each the greedy plan with one of its orders or moves forbidden; ``crn``: every candidate's
+    rollout ``r`` plays on the same determinization and dice (common random numbers), so the
+    candidates are compared on the same luck.
     """
 
     name = "normal"
@@ -82,7 +86,7 @@ class TurnPlanner(Player):
     def __init__(self, seed: int = 0, *, weights: Weights | None = None, battle_samples: int = 6,
                  card_rollouts: int = 0, card_beam: int = 3, noise: float = 0.0, seconds: float | None = None,
                  reply: bool = False, dragons: int = 1, dragon_samples: int = 4, dragon_hold: float = 0.5,
-                 name: str | None = None) -> None:
+                 variants: int = 0, crn: int = 0, name: str | None = None) -> None:
         self.rng = Rng(seed)
         self.dragons = bool(dragons)
         self.dragon_samples = dragon_samples
@@ -97,6 +101,10 @@ class TurnPlanner(Player):
         self.noise = noise
         self.seconds = seconds
         self.reply = reply
+        self.variants = variants
+        self.crn = bool(crn)
+        #: rollouts played (counted work: the budget of the levels is this, not the clock)
+        self.rollouts_done = 0
         if name:
             self.name = name
         #: the planned actions, each with the signature of the state it expects
@@ -180,25 +188,30 @@ class TurnPlanner(Player):
         plays = [a for a in s.legal_actions() if a.startswith("play ")]
         if max_cards and len(plays) > max_cards:
             plays = self.rng.shuffled(plays)[:max_cards]
+        after: dict[str, CCState] = {}
         for a in plays:
-            s1 = settle(s.apply(a), seat, self.w, self.rng)
+            s1 = after[a] = settle(s.apply(a), seat, self.w, self.rng)
             steps, end = self._orders_and_moves(s1, seat, cache)
             options.append((evaluate(end, seat, self.w), a, [(_signature(s), a), *steps]))
         if not options:
             return []
         options.sort(key=lambda o: -o[0])
         self.explanation = None
-        if rollouts > 0 and len(options) > 1:
+        if rollouts > 0 and (len(options) > 1 or self.variants):
             # rounds over the beam, so that a time budget cuts every card's rollouts alike
             deadline = None if self.seconds is None else time.monotonic() + self.seconds
             beam = options[: self.card_beam]
+            if self.variants:
+                best = beam[0]
+                beam += self._variants(after[best[1]], seat, best[1], best[2], cache, _signature(s))
             totals = [0.0] * len(beam)
             done = 0
             for r in range(rollouts):
                 if deadline is not None and r > 0 and time.monotonic() > deadline:
                     break
+                luck = self.rng.next64() if self.crn else None
                 for i, (_, _, steps) in enumerate(beam):
-                    totals[i] += self._rollout_turn(s, seat, [act for _, act in steps])
+                    totals[i] += self._rollout_turn(s, seat, [act for _, act in steps], luck)
                 done += 1
             judged = sorted(range(len(beam)), key=lambda i: (-totals[i], -beam[i][0]))
             self._explain(beam[judged[0]][2], totals[judged[0]] / done,
@@ -218,16 +231,38 @@ class TurnPlanner(Player):
         self.explanation = (f"{self.name}: plan {'; '.join(acts) or '(none)'}. Estimate {value:+.1f} "
                             f"(one block of Ashigaru spearmen = 1.0; from {how}{margin}).")
 
-    def _orders_and_moves(self, s: CCState, seat: int,
-                          cache: dict[tuple[str, Any], float]) -> tuple[list[tuple[tuple[Any, ...], str]], CCState]:
-        """Greedy orders (by what each unit could gain moving alone), then greedy moves."""
+    def _variants(self, s1: CCState, seat: int, play: str, steps: list[tuple[tuple[Any, ...], str]],
+                  cache: dict[tuple[str, Any], float],
+                  sig: tuple[Any, ...]) -> list[tuple[float, str, list[tuple[tuple[Any, ...], str]]]]:
+        """Up to ``variants`` other plans after ``play`` (``s1``: the state it leads to): the greedy
+        plan with one of its orders forbidden, then with one of its moves forbidden (the unit
+        then takes its next best hex, or stays)."""
+        plan = [a for _, a in steps[1:]]
+        seen = {tuple(plan)}
+        out: list[tuple[float, str, list[tuple[tuple[Any, ...], str]]]] = []
+        tries = [a for a in plan if a.startswith("order ")] + [a for a in plan if a.startswith("move ")]
+        for banned in tries:
+            if len(out) >= self.variants:
+                break
+            vsteps, end = self._orders_and_moves(s1, seat, cache, frozenset((banned,)))
+            acts = tuple(a for _, a in vsteps)
+            if acts in seen:
+                continue
+            seen.add(acts)
+            out.append((evaluate(end, seat, self.w), play, [(sig, play), *vsteps]))
+        return out
+
+    def _orders_and_moves(self, s: CCState, seat: int, cache: dict[tuple[str, Any], float],
+                          ban: frozenset[str] = frozenset()) -> tuple[list[tuple[tuple[Any, ...], str]], CCState]:
+        """Greedy orders (by what each unit could gain moving alone), then greedy moves (``ban``:
+        orders and moves not to choose)."""
         steps: list[tuple[tuple[Any, ...], str]] = []
         w = self.w
         guard = 0
         while not s.is_terminal() and s.to_move() == seat and _top(s) == "order" and guard < 40:
             guard += 1
             legal = s.legal_actions()
-            cands = [a for a in legal if a.startswith("order ")]
+            cands = [a for a in legal if a.startswith("order ") and a not in ban]
             base_done = settle(s.apply("done"), seat, w, self.rng)
             base = evaluate(base_done, seat, w)
             effect = s.ti["spec"].get("effect")
@@ -247,7 +282,7 @@ class TurnPlanner(Player):
             base = evaluate(s, seat, w)
             best, best_v = "end-move", base + 0.02
             for a in legal:
-                if not a.startswith("move "):
+                if not a.startswith("move ") or a in ban:
                     continue
                 v = evaluate(settle(s.apply(a), seat, w, self.rng), seat, w)
                 if v > best_v:
@@ -275,8 +310,20 @@ class TurnPlanner(Player):
             best = max(best, evaluate(settle(s1.apply(a), seat, w, self.rng), seat, w))
         return best
 
-    def _rollout_turn(self, s: CCState, seat: int, steps: list[str]) -> float:
-        """Play ``steps`` on a fresh determinization of ``s``, then the battle phase with sampled dice."""
+    def _rollout_turn(self, s: CCState, seat: int, steps: list[str], luck: int | None = None) -> float:
+        """Play ``steps`` on a fresh determinization of ``s``, then the battle phase with sampled dice
+        (``luck``: the seed of the determinization and of every draw of the rollout)."""
+        self.rollouts_done += 1
+        if luck is None:
+            return self._rollout(s, seat, steps)
+        own = self.rng
+        self.rng = Rng(luck)
+        try:
+            return self._rollout(s, seat, steps)
+        finally:
+            self.rng = own
+
+    def _rollout(self, s: CCState, seat: int, steps: list[str]) -> float:
         d = s.determinize(seat, self.rng)
         for a in steps:
             if d.is_terminal() or a not in d.legal_actions():
