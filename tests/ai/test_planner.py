@@ -222,3 +222,18 @@ def test_plan_variants_are_judged_by_counted_rollouts_on_common_luck():
     first = p._rollout_turn(s, seat, plan, luck=42)
     assert p.rng.state == before  # the rollout drew from its own luck, not the player's generator
     assert p._rollout_turn(s, seat, plan, luck=42) == first
+
+
+@pytest.mark.parametrize("decision", ["play", "order"])
+def test_explanation_describes_the_turn_played_not_a_rollout(decision):
+    """--explain shows the plan the planner follows: at the start of the turn the card it plays,
+    and when it must plan again in the middle of a turn (here: a fresh planner at an order
+    decision, as after a Dragon card changed the position) the new plan, which begins with the
+    action it plays; never a turn it imagined inside a rollout."""
+    s = _state_at(decision)
+    seat = s.to_move()
+    p = TurnPlanner(5, weights=WEIGHTS, battle_samples=2, card_rollouts=3, card_beam=2, reply=True)
+    action = p.choose(s, seat)
+    assert p.explanation is not None
+    marker = "plan " if decision == "play" else "new plan "
+    assert f"{marker}{action}" in p.explanation, p.explanation

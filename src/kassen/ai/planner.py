@@ -128,7 +128,7 @@ class TurnPlanner(Player):
             if self.noise and decision != "play" and self.rng.randbelow(1000) < self.noise * 1000:
                 return self.rng.choice([a for a in legal if a not in RESIGN] or legal)
             if decision == "play" or not self._plan_fits(det, legal):
-                self.plan = self._plan_turn(det, seat)
+                self.plan = self._plan_turn(det, seat, explain=True)
             if self._plan_fits(det, legal):
                 return self.plan.pop(0)[1]
             self.plan = []
@@ -176,13 +176,19 @@ class TurnPlanner(Player):
 
     # ------------------------------------------------------------ planning
     def _plan_turn(self, s: CCState, seat: int, rollouts: int | None = None,
-                   max_cards: int = 0) -> list[tuple[tuple[Any, ...], str]]:
+                   max_cards: int = 0, explain: bool = False) -> list[tuple[tuple[Any, ...], str]]:
         """The planned actions from ``s`` (a play, order or move decision) to the battle phase
-        (``max_cards``: consider only that many cards, drawn at random; 0: all)."""
+        (``max_cards``: consider only that many cards, drawn at random; 0: all; ``explain``: the
+        real turn's plan, which :attr:`explanation` describes, not one imagined in a rollout)."""
         rollouts = self.card_rollouts if rollouts is None else rollouts
         cache: dict[tuple[str, Any], float] = {}
         if _top(s) != "play":
-            steps, _ = self._orders_and_moves(s, seat, cache)
+            steps, end = self._orders_and_moves(s, seat, cache)
+            if explain:
+                acts = "; ".join(a for _, a in steps) or "(none)"
+                self.explanation = (f"{self.explanation or self.name + ':'} The position changed during the turn "
+                                    f"(a Dragon card, or a reaction); new plan {acts}, estimate "
+                                    f"{evaluate(end, seat, self.w):+.1f}.")
             return steps
         options = []
         plays = [a for a in s.legal_actions() if a.startswith("play ")]
@@ -196,7 +202,8 @@ class TurnPlanner(Player):
         if not options:
             return []
         options.sort(key=lambda o: -o[0])
-        self.explanation = None
+        if explain:
+            self.explanation = None
         if rollouts > 0 and (len(options) > 1 or self.variants):
             # rounds over the beam, so that a time budget cuts every card's rollouts alike
             deadline = None if self.seconds is None else time.monotonic() + self.seconds
@@ -214,20 +221,24 @@ class TurnPlanner(Player):
                     totals[i] += self._rollout_turn(s, seat, [act for _, act in steps], luck)
                 done += 1
             judged = sorted(range(len(beam)), key=lambda i: (-totals[i], -beam[i][0]))
-            self._explain(beam[judged[0]][2], totals[judged[0]] / done,
-                          totals[judged[1]] / done if len(judged) > 1 else None, len(options),
-                          f"{done} sampled turn{'s' if done > 1 else ''} per card")
+            if explain:
+                self._explain(beam[judged[0]][2], totals[judged[0]] / done,
+                              totals[judged[1]] / done if len(judged) > 1 else None,
+                              f"{len(options)} cards" if len(beam) <= len(options) else
+                              f"{len(beam)} plans of {len(options)} cards",
+                              f"{done} sampled turn{'s' if done > 1 else ''} per {'plan' if self.variants else 'card'}")
             return beam[judged[0]][2]
-        self._explain(options[0][2], options[0][0], options[1][0] if len(options) > 1 else None, len(options),
-                      "the position after the planned turn")
+        if explain:
+            self._explain(options[0][2], options[0][0], options[1][0] if len(options) > 1 else None,
+                          f"{len(options)} cards", "the position after the planned turn")
         return options[0][2]
 
     def _explain(self, steps: list[tuple[tuple[Any, ...], str]], value: float, runner_up: float | None,
-                 cards: int, how: str) -> None:
+                 among: str, how: str) -> None:
         """What ``--explain`` shows after the turn: the plan (actions the table sees anyway)
         and its estimate; the other cards are not named, they are still in the hand."""
         acts = [a for _, a in steps]
-        margin = "" if runner_up is None else f", {value - runner_up:+.1f} over the next best of {cards} cards"
+        margin = "" if runner_up is None else f", {value - runner_up:+.1f} over the next best of {among}"
         self.explanation = (f"{self.name}: plan {'; '.join(acts) or '(none)'}. Estimate {value:+.1f} "
                             f"(one block of Ashigaru spearmen = 1.0; from {how}{margin}).")
 
