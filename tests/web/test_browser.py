@@ -224,6 +224,61 @@ def test_two_browsers_play_each_other_through_their_links(browser: Any, server: 
     pr.context.close()
 
 
+def test_a_unit_moves_by_clicks_onto_a_hex_held_by_a_lone_friendly_leader(browser: Any, server: Server) -> None:
+    """Rulebook: a unit may move onto a hex with a lone friendly Leader, who joins it. On the page
+    the Leader's token covers the hex: clicking the unit, then that token, must make the move.
+    The position is reached through the API (two human seats; the test server's deals are
+    seeded): Red splits Leaders off and moves them alone until a Red move ends on one."""
+    r = httpx.post(f"{server.base}/api/games", json={"seats": ["human", "human"]}, timeout=10).json()
+    gid, tokens = r["game_id"], [seat["token"] for seat in r["seats"]]
+
+    def view(token: str) -> dict[str, Any]:
+        data: dict[str, Any] = httpx.get(f"{server.base}/api/games/{gid}",
+                                         headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+        return data
+
+    found = None
+    for _ in range(400):
+        views = [view(t) for t in tokens]
+        seat = next(i for i, v in enumerate(views) if v["your_turn"])
+        v = views[seat]
+        actions = [a["action"] for a in v["actions"]]
+        board = v["observation"]["board"]
+        units = {u["hex"] for u in board["units"]}
+        lone = {ld["hex"] for ld in board.get("leaders", []) if ld["hex"] not in units and ld["side"] == "red"}
+        if seat == 0:
+            found = next((a for a in actions if a.startswith("move ") and len(a.split()) == 3
+                          and a.split()[2] in lone), None)
+            if found:
+                break
+        pick = next((a for a in actions if a.startswith("play ")), None)
+        if pick is None and seat == 0:  # Red: order Leaders apart from their units and move them, order units
+            pick = next((a for a in actions if a.startswith("order ") and a.endswith(" leader")), None) or \
+                next((a for a in actions if a.startswith("order ")), None) or \
+                next((a for a in actions if a.startswith("move ") and a.split()[2] == "leader"), None)
+        if pick is None:
+            pick = next((a for a in ("done", "end-move", "end-battle", "pass", "stay", "no-battle-back", "no-bonus",
+                                     "keep-dragons", "take-honor") if a in actions), actions[0])
+        posted = httpx.post(f"{server.base}/api/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[seat]}"},
+                            json={"action": pick, "at": v["version"]}, timeout=10)
+        assert posted.status_code == 200, posted.text
+    assert found, "no Red move onto a lone Red Leader within 400 actions"
+    version = view(tokens[0])["version"]
+    _, src, dst = found.split()
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    page.goto(f"{server.base}/game/{gid}#{tokens[0]}")
+    page.wait_for_selector(f'#board [data-leader][data-hex="{dst}"]')
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'")
+    page.locator(f'#board g.hexg[data-hex="{src}"] polygon').first.click(force=True)
+    assert page.locator(f'#board g.hexg[data-hex="{src}"] polygon.hl-selected').count() == 1
+    page.locator(f'#board [data-leader][data-hex="{dst}"]').click()  # the Leader's token, as a player clicks it
+    page.wait_for_function(f"Number(document.body.dataset.version) > {version}", timeout=10000)
+    after = view(tokens[0])["observation"]["board"]
+    assert any(u["hex"] == dst for u in after["units"]) and all(u["hex"] != src for u in after["units"])
+    ctx.close()
+
+
 def test_a_game_without_its_own_view_and_the_replay(browser: Any, tmp_path: Path) -> None:
     """Any ruleset is playable from day one: the observation as panels, the actions as buttons."""
     import threading
