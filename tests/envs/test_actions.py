@@ -127,3 +127,102 @@ def test_a_matchs_integers_are_the_indexs_across_games(gid):
             legal = m.legal()
             assert m.ints() == list(ix.encode(legal).values()) == [ix.index(a) for a in legal]
             m.play(rng.choice(legal))
+
+
+def _cc_states(gid, scenario, seed, steps=None):
+    """Every state of a seeded random game (the engine's own states, as ``apply`` returns them)."""
+    g = load_game(gid)
+    s = g.new_state(scenario, seed)
+    rng = Rng(seed)
+    n = 0
+    while not s.is_terminal() and (steps is None or n < steps):
+        yield s
+        s = s.apply(rng.choice(s.legal_actions()))
+        n += 1
+    yield s
+
+
+@pytest.mark.parametrize("gid,scenario,seed", [
+    ("cc-samurai", None, 0), ("cc-samurai", None, 3), ("cc-samurai", "sekigahara-1600", 1),
+    ("cc-samurai", "nagashino-1575", 2), ("cc-samurai", "kawanakajima-1561-takeda-pincer", 4),
+    ("cc-samurai-zvezda", None, 0), ("cc-samurai-zvezda", None, 5)])
+def test_the_engines_integers_are_the_indexs_at_every_state(gid, scenario, seed):
+    """``CCState.legal_codes`` (the movement searches' integers merged by rank, the rest through its
+    cache of the actions met) equals the index's look-up of the legal strings, on every state of
+    seeded random games of both editions and several scenarios; asked twice, it answers the same
+    (a search's integers are kept on it and reused by the states that follow)."""
+    from kassen.envs.actions import action_codes
+
+    ix = action_index(gid)
+    codes = action_codes(gid)
+    assert codes is action_codes(gid)
+    moves = 0
+    for s in _cc_states(gid, scenario, seed, 1500):
+        want = [ix.index(a) for a in s.legal_actions()]
+        assert s.legal_codes(codes) == want
+        assert s.legal_codes(codes) == want
+        if s.stack and s.stack[-1]["t"] == "move":
+            moves += 1
+    assert moves > 20  # the searches' path was exercised
+
+
+def test_the_engines_integers_of_a_move_with_a_dragon_card_and_a_leader():
+    """A move decision whose legal actions mix units' and Leaders' moves (a Leader's ``move H leader
+    D`` sorts between his unit's hexes and its ``off``) and Dragon cards after the moves: found in
+    seeded games and checked against the index."""
+    from kassen.envs.actions import action_codes
+
+    ix = action_index("cc-samurai")
+    codes = action_codes("cc-samurai")
+    seen_leader = seen_dragon = False
+    for seed in range(12):
+        for s in _cc_states("cc-samurai", None, seed, 900):
+            if not (s.stack and s.stack[-1]["t"] == "move"):
+                continue
+            legal = s.legal_actions()
+            if any(" leader " in a for a in legal) and any(a.startswith("move ") and " leader " not in a
+                                                            for a in legal):
+                seen_leader = True
+            if any(a.startswith("dragon ") for a in legal):
+                seen_dragon = True
+            assert s.legal_codes(codes) == [ix.index(a) for a in legal]
+        if seen_leader and seen_dragon:
+            break
+    assert seen_leader and seen_dragon
+
+
+def test_an_index_without_an_action_gets_none_from_the_engine():
+    """An index that does not list a legal action: the state says None (the env then numbers it in
+    an overflow slot), for a move decision and for another."""
+    from kassen.rulesets.cc_samurai.codes import ActionCodes
+
+    kinds = set()
+    for s in _cc_states("cc-samurai", None, 0, 200):
+        legal = s.legal_actions()
+        if not legal:
+            continue
+        kind = s.stack[-1]["t"]
+        if kind in kinds:
+            continue
+        full = action_index("cc-samurai").actions
+        codes = ActionCodes([a for a in full if a != legal[0]])
+        assert s.legal_codes(codes) is None
+        kinds.add(kind)
+    assert "move" in kinds and len(kinds) >= 3
+
+
+def test_a_match_plays_the_engines_own_string_for_an_integer():
+    """``Match.play(i)`` applies the legal action numbered ``i`` (the engine's own string) and refuses
+    an integer that is not legal now."""
+    from kassen.engine.errors import KassenError
+    from kassen.envs.core import Match
+
+    m = Match("cc-samurai")
+    m.reset(3)
+    legal, ints = m.legal(), list(m.ints())
+    before = m.state
+    m.play(ints[-1])
+    assert m.state.events and before.apply(legal[-1]).events[0].text == m.state.events[0].text
+    bad = next(i for i in range(len(m.index.actions)) if i not in m.ints())
+    with pytest.raises(KassenError):
+        m.play(bad)
