@@ -33,11 +33,17 @@ def r32(x: float) -> float:
 
 
 class _Side:
-    """One Battlefield side as a seat last saw it: the inputs of its cells and the cells written."""
+    """One Battlefield side as a seat last saw it: the inputs of its cells (its cards held by
+    reference: a state's list is never changed once ``apply`` returned it) and the cells written."""
 
-    def __init__(self, key: tuple[int, int, bool, bool, bool], cards: list[Entry], idx: list[int]) -> None:
-        self.key = key
+    def __init__(self, cards: list[Entry], owner: int, bonus: int, done: bool, won: bool, over: bool,
+                 idx: list[int]) -> None:
         self.cards = cards
+        self.owner = owner
+        self.bonus = bonus
+        self.done = done
+        self.won = won
+        self.over = over
         self.idx = idx
 
 
@@ -52,12 +58,6 @@ class _Seat:
         self.clans: tuple[int, ...] = ()
         self.teams = False
         self.sides: list[_Side | None] = []
-        #: the inputs of the planes as last written: all sides unchanged when these are equal
-        self.planes_over = False
-        self.stacks: list[list[list[Entry]]] | None = None
-        self.bonus: list[list[int]] | None = None
-        self.outcome: list[Any] | None = None
-        self.sides_of: list[tuple[int, int]] | None = None
         #: the own hand, the cards out of the game and the end of the game as last written, and
         #: the scalars written for them
         self.hand: list[str] | None = None
@@ -70,9 +70,9 @@ class _Seat:
 class ClansObserver:
     """``observe(state, seat)`` for the clan game. One tensor per seat; a Battlefield side's cells
     are written again only when its inputs (its cards, owner, bonus, outcome, the end of the
-    game) differ from those it was written from (compared by value: the state's lists of
-    cards are copied by ``clone`` but their entries are shared, so an unchanged list compares
-    at once); the scalars are written whole at every call. A fresh copy is handed out."""
+    game) differ from those it was written from (its cards by identity first: ``apply`` shares a
+    side's list with the state it was applied to until a rule changes it; then by value); the
+    scalars are written whole at every call. A fresh copy is handed out."""
 
     def __init__(self, enc: ClansEncoder) -> None:
         self.enc = enc
@@ -143,16 +143,10 @@ class ClansObserver:
                 or st.teams != ss.teams):
             mv[0:self.v0] = self.zero_planes
             ss.tiles, ss.table, ss.clans, ss.teams = list(tiles), st.table, st.clans, st.teams
-            ss.sides = [None] * (2 * len(tiles))
-            ss.stacks = None  # every side written again
+            ss.sides = [None] * (2 * len(tiles))  # every side written again
             if len(set(tiles)) != len(tiles):  # two sides on one cell: never in the game; not kept apart
                 raise AssertionError("a Battlefield tile twice in one game")
-        stacks_all, bonus_all, outcome_all, sides_all = st.stacks, st.bonus, st.outcome, st.sides
-        if (over != ss.planes_over or stacks_all != ss.stacks or bonus_all != ss.bonus
-                or outcome_all != ss.outcome or sides_all != ss.sides_of):
-            self._planes(ss, st, mv, me, n, partner, over)
-            ss.planes_over, ss.stacks, ss.bonus, ss.outcome, ss.sides_of = (over, stacks_all, bonus_all,
-                                                                             outcome_all, sides_all)
+        self._planes(ss, st, mv, me, n, partner, over)
         # the scalars, written whole
         v0 = self.v0
         mv[v0:self.size] = self.zero_scalars
@@ -223,27 +217,36 @@ class ClansObserver:
         return ss.cur.copy()
 
     def _planes(self, ss: _Seat, st: ClansState, mv: Any, me: int, n: int, partner: int, over: bool) -> None:
-        """Write again each Battlefield side whose inputs differ from those it was written from."""
+        """Write again each Battlefield side whose inputs differ from those it was written from: its
+        cards first compared by identity (``apply`` shares a side's list with the state it was
+        applied to until the rules change that side: ``ClansState.own_side``), then by value."""
         sides = ss.sides
+        outcome, sides_of, stacks_all, bonus_all = st.outcome, st.sides, st.stacks, st.bonus
         for i in range(len(st.tiles)):
-            info = st.outcome[i]
+            info = outcome[i]
             done = info is not None and bool(info.get("done"))
             winner = info.get("winner") if done and info is not None else None
-            side_of = st.sides[i]
-            stacks = st.stacks[i]
-            bonus = st.bonus[i]
+            side_of = sides_of[i]
+            stacks = stacks_all[i]
+            bonus = bonus_all[i]
             for j in (0, 1):
                 owner = side_of[j]
                 cards = stacks[j]
-                key = (owner, bonus[j], done, done and winner == owner, over)
+                b = bonus[j]
+                won = done and winner == owner
                 old = sides[2 * i + j]
-                if old is not None and old.key == key and old.cards == cards:
-                    continue
+                if old is not None and old.owner == owner and old.bonus == b and old.done == done \
+                        and old.won == won and old.over == over:
+                    if old.cards is cards:
+                        continue
+                    if old.cards == cards:
+                        old.cards = cards
+                        continue
                 if old is not None:
                     for k in old.idx:
                         mv[k] = 0.0
-                sides[2 * i + j] = _Side(key, cards, self._side(st, mv, me, n, partner, i, j, owner, cards,
-                                                               done, winner, over))
+                sides[2 * i + j] = _Side(cards, owner, b, done, won, over,
+                                         self._side(st, mv, me, n, partner, i, j, owner, cards, done, winner, over))
 
     def _sums(self, idx: list[int], inc: dict[int, float]) -> list[tuple[int, float]]:
         """Each scalar of ``idx`` (one entry per increment) and its float32 sum, clipped to 1."""

@@ -101,6 +101,9 @@ class ClansStateData(TaskMachine):
     tiles: list[str]
     sides: list[tuple[int, int]]
     stacks: list[list[list[Entry]]]
+    #: the sides of ``stacks`` this state may change (bit ``2 * tile + side``): ``apply``'s copy shares
+    #: the others with its parent until ``own_side`` copies them (copy-on-write)
+    _owned: int
     outcome: list[JSON | None]
     bonus: list[list[int]]
     hands: list[list[str]]
@@ -119,6 +122,14 @@ class ClansStateData(TaskMachine):
     #: the phase, and on top of it a decision a card or a Battlefield asks for (``tasks``)
     stack: list[Task]
     _legal: list[str] | None
+
+    def own_side(self, i: int, side: int) -> list[Entry]:
+        """Side ``side`` of Battlefield ``i``'s cards, made this state's own before they change."""
+        bit = 1 << (2 * i + side)
+        if not self._owned & bit:
+            self._owned |= bit
+            self.stacks[i][side] = list(self.stacks[i][side])
+        return self.stacks[i][side]
 
     # ------------------------------------------------------------ the phase and the decision pending
     @property

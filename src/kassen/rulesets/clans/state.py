@@ -57,6 +57,10 @@ __all__ = ["BRIDGE_LIMIT", "COWARDICE", "DEPLOY_ABILITIES", "FORTRESS_CARDS", "J
            "card_type", "cards_per_turn", "clan_cards", "is_secret"]
 
 
+#: ``_owned`` of a state whose sides are all its own (more bits than the sides of any table)
+ALL_OWNED = (1 << 64) - 1
+
+
 class ClansState(ViewRules, State):
     """A moment of a clan card game. Immutable from the outside."""
 
@@ -77,6 +81,7 @@ class ClansState(ViewRules, State):
         self.tiles: list[str] = []
         self.sides: list[tuple[int, int]] = []
         self.stacks: list[list[list[Entry]]] = []
+        self._owned = ALL_OWNED
         self.outcome: list[JSON | None] = []
         self.bonus: list[list[int]] = []
         self.hands: list[list[str]] = []
@@ -97,13 +102,24 @@ class ClansState(ViewRules, State):
     # ------------------------------------------------------------------ copying
 
     def clone(self) -> ClansState:
+        """An independent copy: nothing it may change is shared with this state."""
+        s = self._fork()
+        s.stacks = [[list(a), list(b)] for a, b in s.stacks]
+        s._owned = ALL_OWNED
+        return s
+
+    def _fork(self) -> ClansState:
+        """The copy ``apply`` works on: the Battlefields' sides (lists of cards) are shared with this
+        state until the rules change one (``own_side``), so an observer tells an unchanged side by
+        identity; the rest is copied."""
         s = ClansState.__new__(ClansState)
         s.game, s.table, s.table_path = self.game, self.table, self.table_path
         s.scenario, s.n, s.clans, s.teams = self.scenario, self.n, self.clans, self.teams
         s.stack = [dict(t) for t in self.stack]
         s.offer, s.queue, s.draft_stage = list(self.offer), list(self.queue), self.draft_stage
         s.tiles, s.sides = list(self.tiles), list(self.sides)
-        s.stacks = [[list(a), list(b)] for a, b in self.stacks]
+        s.stacks = [[a, b] for a, b in self.stacks]
+        s._owned = 0
         s.outcome = [dict(o) if o is not None else None for o in self.outcome]
         s.bonus = [list(b) for b in self.bonus]
         s.hands = [list(h) for h in self.hands]
@@ -132,7 +148,7 @@ class ClansState(ViewRules, State):
         legal = self.legal_actions()
         if action not in legal:
             raise IllegalActionError(action, self._why_illegal(action), legal)
-        s = self.clone()
+        s = self._fork()
         s.run_action(action)
         s._run()
         s.events = tuple(s._ev)
