@@ -40,7 +40,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations, combinations_with_replacement
-from typing import Any
 
 from kassen.engine.errors import KassenError
 from kassen.engine.protocol import Game
@@ -127,18 +126,6 @@ def action_index(game: Game | str) -> ActionIndex:
     """The action index of ``game`` (a :class:`Game` or a game id), built once per game id."""
     gid = game if isinstance(game, str) else game.id
     return _build(gid)
-
-
-@cache
-def action_codes(gid: str) -> Any:
-    """The index's integers as the game's states hand them out (``state.legal_codes(codes)``): a
-    :class:`kassen.rulesets.cc_samurai.codes.ActionCodes` for C&C Samurai, None for the other games
-    (their integers are looked up by the notation)."""
-    if gid not in ("cc-samurai", "cc-samurai-zvezda"):
-        return None
-    from kassen.rulesets.cc_samurai.codes import ActionCodes
-
-    return ActionCodes(_build(gid).actions)
 
 
 @cache

@@ -7,14 +7,14 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from kassen.engine.errors import KassenError
 from kassen.engine.protocol import CHANCE, Game, Result, State, sample_chance
 from kassen.engine.rng import Rng
-from kassen.envs.actions import ActionIndex, action_codes, action_index
+from kassen.envs.actions import ActionIndex, action_index
 from kassen.envs.fast import Observer
 from kassen.envs.tensors import Encoder, encoder
 from kassen.rulesets.registry import load_game
@@ -106,8 +106,6 @@ class Match:
                                                           else fast.observe)
         self.state: State = self.game.new_state(scenario, 0, **options)
         self.rng = Rng(0)
-        #: the game's integers as its states hand them out (``legal_codes``: C&C), else None
-        self._codes: Any = action_codes(self.game.id)
         self._ids: dict[str, int] = dict(zip(self.index.actions, range(len(self.index.actions))))
         #: the actions met in play -> their integers: a few thousand of the index's tens of thousands,
         #: so a look-up stays in the cache, and it often finds the engine's own string object
@@ -117,7 +115,7 @@ class Match:
         self._mover: int | None = None  # the seat to move in that state
         self._legal: list[str] = []
         self._ints: list[int] = []
-        self._codes_map: dict[str, int] | None = None
+        self._codes: dict[str, int] | None = None
         self._masks: list[_Mask] = []
 
     def reset(self, seed: int) -> None:
@@ -137,13 +135,6 @@ class Match:
         self._seen = st
         self._mover = st.to_move()
         legal = self._legal = st.legal_actions()
-        self._codes_map = None
-        codes = self._codes
-        if codes is not None:
-            got: list[int] | None = cast(Any, st).legal_codes(codes)  # the engine's own integers
-            if got is not None:
-                self._ints = got
-                return
         ids, hot = self._ids, self._hot
         ints: list[int] = []
         try:
@@ -158,6 +149,7 @@ class Match:
             self._ints = ints
         except KeyError:  # an action outside the static list: overflow slots
             self._ints = list(self.index.encode(legal).values())
+        self._codes = None
 
     def mover(self) -> int | None:
         """The seat to move in the state (``to_move``, asked once per state)."""
@@ -177,9 +169,9 @@ class Match:
     def codes(self) -> dict[str, int]:
         """Each legal action -> its integer (the state's :meth:`ActionIndex.encode`)."""
         self._fresh()
-        codes = self._codes_map
+        codes = self._codes
         if codes is None:
-            codes = self._codes_map = dict(zip(self._legal, self._ints))
+            codes = self._codes = dict(zip(self._legal, self._ints))
         return codes
 
     def mask(self, seat: int | None = None) -> Any:
@@ -220,7 +212,7 @@ class Match:
         else:
             i = int(action)
             text = ""
-            if self._seen is self.state:  # the engine's own string: no compare of its characters
+            if self._seen is self.state:  # the engine's own string: apply finds it by identity
                 ints = self._ints
                 for k in range(len(ints)):
                     if ints[k] == i:

@@ -94,18 +94,13 @@ def _slot_sig(slot: JSON) -> tuple[str, ...]:
 class Dests:
     """A movement search: ``to``, destination (hex name or 'off') -> hexes moved; how far it looked
     (``radius``: its allowance; a change farther away leaves it valid); and once built, the
-    ``move ...`` actions to those destinations (a search is reused only while they hold), and
-    their integers in an environment's action index once asked (``codes.legal_codes``).
+    ``move ...`` actions to those destinations (a search is reused only while they hold).
     A native class holding a dict (compiled, a ``dict`` subclass is built by a generic type call)."""
 
     def __init__(self, radius: int) -> None:
         self.to: dict[str, int] = {}
         self.acts: list[str] | None = None
         self.radius = radius
-        #: the sort keys of ``acts`` in an action index (``codes.legal_codes``), and that index's
-        #: ``ActionCodes`` (held by identity)
-        self.codes: list[int] | None = None
-        self.codes_of: object = None
 
 
 #: the movement searches of a state that has made none yet (``CCState._mv``): shared, never written

@@ -33,7 +33,6 @@ from kassen.rulesets.cc_samurai.battle import BattleRules
 from kassen.rulesets.cc_samurai.board import HEXES, SIDE_NAMES, Leader, Unit, board
 from kassen.rulesets.cc_samurai.bolster import BolsterRules
 from kassen.rulesets.cc_samurai.close_ranged import CombatSequence
-from kassen.rulesets.cc_samurai.codes import ActionCodes, legal_codes
 from kassen.rulesets.cc_samurai.common import (
     _DECISION_NAMES,
     _NAMES,
@@ -336,11 +335,6 @@ class CCState(
         if self._result is not None or not self.stack:
             return []
         return list(self.pending_actions())
-
-    def legal_codes(self, codes: ActionCodes) -> list[int] | None:
-        """The integer of each legal action in an action index (``codes``), in the order of
-        :meth:`legal_actions`; None when one is not listed (kassen.rulesets.cc_samurai.codes)."""
-        return legal_codes(self, codes)
 
     def pending_actions(self) -> list[str]:
         """The legal actions of the task on top, computed once per state (the task machine's,
