@@ -126,6 +126,15 @@ class ClansObserver:
         self.known_down_of: dict[str, int] = {cid: self.known_down[t] for cid, t in self.type_of.items()}
         self.hand_of: dict[str, int] = {cid: self.sc_hand[t] for cid, t in self.type_of.items()}
         self.removed_of: dict[str, int] = {cid: self.sc_removed[t] for cid, t in self.type_of.items()}
+        #: the channels of a side, as offsets (no look-up by name per side written)
+        self.c_in_play, self.c_vp, self.c_partner = ch["in-play"], ch["vp"], ch["partner"]
+        self.c_count, self.c_bonus, self.c_resolved, self.c_won = ch["count"], ch["bonus"], ch["resolved"], ch["won"]
+        self.c_down, self.c_unknown, self.c_shown = ch["face-down"], ch["face-down-unknown"], ch["strength-shown"]
+        #: each Battlefield's VP / 6 in the card table last seen (``table.vp``), by tile
+        self.vp_table: Any = None
+        self.vp6: dict[str, float] = {}
+        #: scalar -> its float32 sum of n increments, clipped, for n = 0, 1, ... (``_sums``)
+        self.runs: dict[int, list[float]] = {}
 
     def observe(self, st: ClansState, seat: int) -> Any:
         """``seat``'s tensor of ``st`` (a fresh array)."""
@@ -249,33 +258,56 @@ class ClansObserver:
                                          self._side(st, mv, me, n, partner, i, j, owner, cards, done, winner, over))
 
     def _sums(self, idx: list[int], inc: dict[int, float]) -> list[tuple[int, float]]:
-        """Each scalar of ``idx`` (one entry per increment) and its float32 sum, clipped to 1."""
-        f = _F32
-        acc: dict[int, float] = {}
+        """Each scalar of ``idx`` (one entry per increment) and its float32 sum, clipped to 1: the
+        increments counted, the sum of n of them read from a table (``_run``)."""
+        counts: dict[int, int] = {}
         for k in idx:
-            f[0] = acc.get(k, 0.0) + inc[k]  # rounded to float32 at each step, as ``vec[k] += x``
-            acc[k] = f[0]
-        return [(k, v if v < 1.0 else 1.0) for k, v in acc.items()]
+            counts[k] = counts.get(k, 0) + 1
+        runs = self.runs
+        out: list[tuple[int, float]] = []
+        for k, n in counts.items():
+            run = runs.get(k)
+            if run is None or n >= len(run):
+                run = runs[k] = self._run(inc[k], n)
+            out.append((k, run[n]))
+        return out
+
+    def _run(self, inc: float, n: int) -> list[float]:
+        """The float32 sums of 0, 1, ..., max(n, 64) increments ``inc``, each step rounded to float32
+        as ``vec[k] += x`` rounds, clipped to 1."""
+        f = _F32
+        out, acc = [0.0], 0.0
+        for _ in range(max(n, 64)):
+            f[0] = acc + inc
+            acc = f[0]
+            out.append(acc if acc < 1.0 else 1.0)
+        return out
 
     def _side(self, st: ClansState, mv: Any, me: int, n: int, partner: int, i: int, j: int, owner: int,
               cards: list[Entry], done: bool, winner: Any, over: bool) -> list[int]:
         """Write side ``j`` of Battlefield ``i`` (its cells are zeros), clipped to 1 as the JSON
         encoder clips; the cells written."""
-        ch = self.ch
-        cell = self.tile_of[st.tiles[i]] * 2 + j
+        tile = st.tiles[i]
+        cell = self.tile_of[tile] * 2 + j
         up, known_down, q4, q13 = self.up_of, self.known_down_of, self.q4, self.q13
-        c_down, c_unknown = ch["face-down"] + cell, ch["face-down-unknown"] + cell
-        out = [ch["in-play"] + cell, ch["vp"] + cell, self.owner[(owner - me) % n] + cell,
-               ch["partner"] + cell, ch["count"] + cell, ch["bonus"] + cell]
+        c_down, c_unknown = self.c_down + cell, self.c_unknown + cell
+        out = [self.c_in_play + cell, self.c_vp + cell, self.owner[(owner - me) % n] + cell,
+               self.c_partner + cell, self.c_count + cell, self.c_bonus + cell]
         mv[out[0]] = 1.0
-        mv[out[1]] = st.table.vp(st.tiles[i]) / 6
+        table = st.table
+        if table is not self.vp_table:
+            self.vp_table, self.vp6 = table, {}
+        vp6 = self.vp6.get(tile)
+        if vp6 is None:
+            vp6 = self.vp6[tile] = table.vp(tile) / 6
+        mv[out[1]] = vp6
         mv[out[2]] = 1.0
         mv[out[3]] = float(owner == partner)
         mv[out[4]] = len(cards) / 13
         mv[out[5]] = st.bonus[i][j] / 5
         if done:
-            out.append(ch["resolved"] + cell)
-            out.append(ch["won"] + cell)
+            out.append(self.c_resolved + cell)
+            out.append(self.c_won + cell)
             mv[out[-2]] = 1.0
             mv[out[-1]] = float(winner == owner)
         shown = False
@@ -296,7 +328,7 @@ class ClansObserver:
                     mv[c_unknown] = mv[c_unknown] + q13
                     out.append(c_unknown)
         if shown:  # the face-up cards' Strength (0 without any)
-            k = ch["strength-shown"] + cell
+            k = self.c_shown + cell
             mv[k] = st.strength_shown(i, j) / 30
             out.append(k)
         for k in out:
