@@ -100,10 +100,9 @@ class ClansStateData(TaskMachine):
     draft_stage: int
     tiles: list[str]
     sides: list[tuple[int, int]]
+    #: each Battlefield's two sides of cards; ``apply``'s copy shares a side's list with its parent until
+    #: a rule changes it (``own_side``: copy-on-write)
     stacks: list[list[list[Entry]]]
-    #: the sides of ``stacks`` this state may change (bit ``2 * tile + side``): ``apply``'s copy shares
-    #: the others with its parent until ``own_side`` copies them (copy-on-write)
-    _owned: int
     outcome: list[JSON | None]
     bonus: list[list[int]]
     hands: list[list[str]]
@@ -124,12 +123,13 @@ class ClansStateData(TaskMachine):
     _legal: list[str] | None
 
     def own_side(self, i: int, side: int) -> list[Entry]:
-        """Side ``side`` of Battlefield ``i``'s cards, made this state's own before they change."""
-        bit = 1 << (2 * i + side)
-        if not self._owned & bit:
-            self._owned |= bit
-            self.stacks[i][side] = list(self.stacks[i][side])
-        return self.stacks[i][side]
+        """Side ``side`` of Battlefield ``i``'s cards, copied before a rule changes them (the list may
+        be the parent's: ``ClansState._fork``). Copied at every call (a side changes at most a few
+        times an action): no mark of which sides are owned, since a 30th attribute would cost the
+        state its shared-key ``__dict__`` (a 1.5 KB dict per state instead of 0.3 KB). A list got
+        before a call must not be changed after it."""
+        own = self.stacks[i][side] = list(self.stacks[i][side])
+        return own
 
     # ------------------------------------------------------------ the phase and the decision pending
     @property

@@ -57,10 +57,6 @@ __all__ = ["BRIDGE_LIMIT", "COWARDICE", "DEPLOY_ABILITIES", "FORTRESS_CARDS", "J
            "card_type", "cards_per_turn", "clan_cards", "is_secret"]
 
 
-#: ``_owned`` of a state whose sides are all its own (more bits than the sides of any table)
-ALL_OWNED = (1 << 64) - 1
-
-
 class ClansState(ViewRules, State):
     """A moment of a clan card game. Immutable from the outside."""
 
@@ -81,7 +77,6 @@ class ClansState(ViewRules, State):
         self.tiles: list[str] = []
         self.sides: list[tuple[int, int]] = []
         self.stacks: list[list[list[Entry]]] = []
-        self._owned = ALL_OWNED
         self.outcome: list[JSON | None] = []
         self.bonus: list[list[int]] = []
         self.hands: list[list[str]] = []
@@ -105,7 +100,6 @@ class ClansState(ViewRules, State):
         """An independent copy: nothing it may change is shared with this state."""
         s = self._fork()
         s.stacks = [[list(a), list(b)] for a, b in s.stacks]
-        s._owned = ALL_OWNED
         return s
 
     def _fork(self) -> ClansState:
@@ -119,7 +113,6 @@ class ClansState(ViewRules, State):
         s.offer, s.queue, s.draft_stage = list(self.offer), list(self.queue), self.draft_stage
         s.tiles, s.sides = list(self.tiles), list(self.sides)
         s.stacks = [[a, b] for a, b in self.stacks]
-        s._owned = 0
         s.outcome = [dict(o) if o is not None else None for o in self.outcome]
         s.bonus = [list(b) for b in self.bonus]
         s.hands = [list(h) for h in self.hands]
