@@ -32,6 +32,11 @@ def r32(x: float) -> float:
     return f[0]
 
 
+def _clip(v: float) -> float:
+    """``v`` clipped to [0, 1]."""
+    return 1.0 if v > 1.0 else (0.0 if v < 0.0 else v)
+
+
 class _Side:
     """One Battlefield side as a seat last saw it: the inputs of its cells (its cards held by
     reference: a state's list is never changed once ``apply`` returned it) and the cells written."""
@@ -135,6 +140,11 @@ class ClansObserver:
         self.vp6: dict[str, float] = {}
         #: scalar -> its float32 sum of n increments, clipped, for n = 0, 1, ... (``_sums``)
         self.runs: dict[int, list[float]] = {}
+        #: the same for a Battlefield cell of n cards (1/4 a card face up or known, 1/13 face down)
+        self.run4: list[float] = self._run(self.q4, 64)
+        self.run13: list[float] = self._run(self.q13, 64)
+        #: id of a side's list of cards -> (the list, its tile, its face-up Strength) (``_shown``)
+        self.shown: dict[int, tuple[list[Entry], str, int]] = {}
 
     def observe(self, st: ClansState, seat: int) -> Any:
         """``seat``'s tensor of ``st`` (a fresh array)."""
@@ -285,56 +295,75 @@ class ClansObserver:
 
     def _side(self, st: ClansState, mv: Any, me: int, n: int, partner: int, i: int, j: int, owner: int,
               cards: list[Entry], done: bool, winner: Any, over: bool) -> list[int]:
-        """Write side ``j`` of Battlefield ``i`` (its cells are zeros), clipped to 1 as the JSON
-        encoder clips; the cells written."""
+        """Write side ``j`` of Battlefield ``i`` (its cells are zeros), clipped to [0, 1] as the JSON
+        encoder clips; the cells written. Each cell once: the cards counted per cell, a cell of n
+        cards read from a table of float32 runs (n times the same increment, as the encoder's
+        ``vec[i] += x`` sums them)."""
         tile = st.tiles[i]
         cell = self.tile_of[tile] * 2 + j
-        up, known_down, q4, q13 = self.up_of, self.known_down_of, self.q4, self.q13
-        c_down, c_unknown = self.c_down + cell, self.c_unknown + cell
-        out = [self.c_in_play + cell, self.c_vp + cell, self.owner[(owner - me) % n] + cell,
-               self.c_partner + cell, self.c_count + cell, self.c_bonus + cell]
-        mv[out[0]] = 1.0
+        up, known_down = self.up_of, self.known_down_of
         table = st.table
         if table is not self.vp_table:
-            self.vp_table, self.vp6 = table, {}
+            self.vp_table, self.vp6, self.shown = table, {}, {}
         vp6 = self.vp6.get(tile)
         if vp6 is None:
             vp6 = self.vp6[tile] = table.vp(tile) / 6
-        mv[out[1]] = vp6
+        k_partner, k_count, k_bonus = self.c_partner + cell, self.c_count + cell, self.c_bonus + cell
+        out = [self.c_in_play + cell, self.c_vp + cell, self.owner[(owner - me) % n] + cell, k_partner, k_count,
+               k_bonus]
+        mv[out[0]] = 1.0
+        mv[out[1]] = _clip(vp6)
         mv[out[2]] = 1.0
-        mv[out[3]] = float(owner == partner)
-        mv[out[4]] = len(cards) / 13
-        mv[out[5]] = st.bonus[i][j] / 5
+        if owner == partner:
+            mv[k_partner] = 1.0
+        mv[k_count] = _clip(len(cards) / 13)
+        mv[k_bonus] = _clip(st.bonus[i][j] / 5)
         if done:
             out.append(self.c_resolved + cell)
             out.append(self.c_won + cell)
             mv[out[-2]] = 1.0
-            mv[out[-1]] = float(winner == owner)
-        shown = False
+            if winner == owner:
+                mv[out[-1]] = 1.0
+        counts: dict[int, int] = {}
+        down = unknown = 0
         for e in cards:
             if e[1]:
-                shown = True
                 k = up[e[0]] + cell
-                mv[k] = mv[k] + q4
-                out.append(k)
             else:
-                mv[c_down] = mv[c_down] + q13
-                out.append(c_down)
+                down += 1
                 if over or (e[2] >> me & 1):  # state.knows(seat, e), face down
                     k = known_down[e[0]] + cell
-                    mv[k] = mv[k] + q4
-                    out.append(k)
                 else:
-                    mv[c_unknown] = mv[c_unknown] + q13
-                    out.append(c_unknown)
-        if shown:  # the face-up cards' Strength (0 without any)
-            k = self.c_shown + cell
-            mv[k] = st.strength_shown(i, j) / 30
+                    unknown += 1
+                    continue
+            counts[k] = counts.get(k, 0) + 1
+        run4, run13 = self.run4, self.run13
+        for k, c in counts.items():
+            mv[k] = run4[c] if c < len(run4) else 1.0
             out.append(k)
-        for k in out:
-            v = mv[k]
-            if v > 1.0:
-                mv[k] = 1.0
-            elif v < 0.0:
-                mv[k] = 0.0
+        if down:
+            k = self.c_down + cell
+            mv[k] = run13[down] if down < len(run13) else 1.0
+            out.append(k)
+        if unknown:
+            k = self.c_unknown + cell
+            mv[k] = run13[unknown] if unknown < len(run13) else 1.0
+            out.append(k)
+        if down < len(cards):  # the face-up cards' Strength (0 without any)
+            k = self.c_shown + cell
+            mv[k] = _clip(self._shown(st, table, tile, i, j, cards) / 30)
+            out.append(k)
         return out
+
+    def _shown(self, st: ClansState, table: Any, tile: str, i: int, j: int, cards: list[Entry]) -> int:
+        """``st.strength_shown(i, j)``, kept for the side's list of cards (the same object while no rule
+        changed it: both seats' observations ask it once)."""
+        memo = self.shown
+        got = memo.get(id(cards))
+        if got is not None and got[0] is cards and got[1] == tile:
+            return got[2]
+        v = st.strength_shown(i, j)
+        if len(memo) >= 4096:
+            memo.clear()
+        memo[id(cards)] = (cards, tile, v)  # holds the list: its id is not reused while kept
+        return v
