@@ -118,8 +118,11 @@ class ClansObserver:
         self.hand_inc_sc: dict[int, float] = {self.sc_hand[t]: self.hand_inc[t] for t in enc.types}
         self.removed_inc: dict[int, float] = {self.sc_removed[t]: self.rk for t in enc.types}
         self.removed_inc[sc["removed-unknown"]] = self.ru
-        #: the scalars a state could make negative (clipped to 0 as the JSON encoder clips)
-        self.sc_maybe_negative: list[int] = self.sc_hand_size + self.sc_vp + [sc["round"], sc["cards-left"]]
+        #: the single scalars, by index (no look-up by name per call)
+        self.i_to_move_is_me, self.i_round, self.i_cards_left = sc["to-move-is-me"], sc["round"], sc["cards-left"]
+        self.i_teams, self.i_pending_is_me = sc["teams"], sc["pending-is-me"]
+        self.i_removed_unknown = sc["removed-unknown"]
+        self.i_draw, self.i_won, self.i_lost = sc["result:draw"], sc["result:won"], sc["result:lost"]
         self.n_scalars = self.size - v0
         self.zero_scalars = array("f", bytes(4 * self.n_scalars))
         self.zero_planes = array("f", bytes(4 * v0))
@@ -166,20 +169,22 @@ class ClansObserver:
             if len(set(tiles)) != len(tiles):  # two sides on one cell: never in the game; not kept apart
                 raise AssertionError("a Battlefield tile twice in one game")
         self._planes(ss, st, mv, me, n, partner, over)
-        # the scalars, written whole
+        # the scalars, written whole (each clipped to [0, 1] as it is written)
         v0 = self.v0
         mv[v0:self.size] = self.zero_scalars
-        sc = self.sc
         mover = st.to_move()
-        mv[sc["to-move-is-me"]] = float(mover == me)
+        if mover == me:
+            mv[self.i_to_move_is_me] = 1.0
         if mover is not None:
             mv[self.sc_to_move[(mover - me) % n]] = 1.0
-        mv[sc["round"]] = min(1.0, st.round / 7)
+        mv[self.i_round] = _clip(st.round / 7)
         # the phase and the decision pending, from the task on top (``st.phase``, ``st.pending``)
         kind: str = stack[-1]["t"] if stack else "over"
         phase = DECISION_PHASE.get(kind, kind)
-        mv[sc["cards-left"]] = min(1.0, (st.left if phase == "deploy" else 0) / 2)
-        mv[sc["teams"]] = float(st.teams)
+        if phase == "deploy":
+            mv[self.i_cards_left] = _clip(st.left / 2)
+        if st.teams:
+            mv[self.i_teams] = 1.0
         got = self.sc_players.get(n)
         if got is not None:
             mv[got] = 1.0
@@ -191,7 +196,8 @@ class ClansObserver:
             got = self.sc_pending.get(kind)
             if got is not None:
                 mv[got] = 1.0
-            mv[sc["pending-is-me"]] = float(pend["seat"] == me)
+            if pend["seat"] == me:
+                mv[self.i_pending_is_me] = 1.0
             bf = pend.get("bf")
             if bf is not None:
                 mv[self.sc_pending_tile[tiles[bf]]] = 1.0
@@ -200,7 +206,8 @@ class ClansObserver:
             for t in st.offer:
                 k = offer[t]
                 mv[k] = min(1.0, mv[k] + 1.0)
-        hand = st.hands[me]
+        hands = st.hands
+        hand = hands[me]
         if ss.hand is None or hand != ss.hand:  # the hand's scalars, as last written when it is the same
             ss.hand, ss.hand_w = hand, self._sums([self.hand_of[c] for c in hand], self.hand_inc_sc)
         for k, v in ss.hand_w:
@@ -211,28 +218,24 @@ class ClansObserver:
             if got is not None:
                 mv[got] = min(1.0, mv[got] + 1.0)
         vps = st.vp
-        hands = st.hands
         for s in range(n):
             rel = (s - me) % n
-            mv[self.sc_hand_size[rel]] = min(1.0, len(hands[s]) / 13)
+            mv[self.sc_hand_size[rel]] = _clip(len(hands[s]) / 13)
             if vps:
-                mv[self.sc_vp[rel]] = min(1.0, vps[s] / 40)
+                mv[self.sc_vp[rel]] = _clip(vps[s] / 40)
         removed = st.removed
         if ss.removed is None or over != ss.over or removed != ss.removed:
             ss.removed, ss.over = removed, over
-            every, removed_of, unknown = st.all_mask, self.removed_of, sc["removed-unknown"]
+            every, removed_of, unknown = st.all_mask, self.removed_of, self.i_removed_unknown
             ss.removed_w = self._sums([removed_of[cid] if known == every or over or (known >> me & 1)
                                        else unknown for cid, known, _, _ in removed], self.removed_inc)
         for k, v in ss.removed_w:
             mv[k] = v
-        for k in self.sc_maybe_negative:
-            if mv[k] < 0.0:
-                mv[k] = 0.0
         res = st.result()
         if res is not None:
             w = res.winner
             won = w is not None and w in (me, partner)
-            mv[sc["result:draw" if w is None else ("result:won" if won else "result:lost")]] = 1.0
+            mv[self.i_draw if w is None else (self.i_won if won else self.i_lost)] = 1.0
         return ss.cur.copy()
 
     def _planes(self, ss: _Seat, st: ClansState, mv: Any, me: int, n: int, partner: int, over: bool) -> None:
