@@ -127,3 +127,20 @@ def test_a_matchs_integers_are_the_indexs_across_games(gid):
             legal = m.legal()
             assert m.ints() == list(ix.encode(legal).values()) == [ix.index(a) for a in legal]
             m.play(rng.choice(legal))
+
+
+def test_a_match_plays_the_engines_own_string_for_an_integer():
+    """``Match.play(i)`` applies the legal action numbered ``i`` (the engine's own string) and refuses
+    an integer that is not legal now."""
+    from kassen.engine.errors import KassenError
+    from kassen.envs.core import Match
+
+    m = Match("cc-samurai")
+    m.reset(3)
+    legal, ints = m.legal(), list(m.ints())
+    before = m.state
+    m.play(ints[-1])
+    assert m.state.events and before.apply(legal[-1]).events[0].text == m.state.events[0].text
+    bad = next(i for i in range(len(m.index.actions)) if i not in m.ints())
+    with pytest.raises(KassenError):
+        m.play(bad)

@@ -116,3 +116,34 @@ def test_masks_dropped_are_rewritten_in_place():
         assert sorted(np.flatnonzero(mask)) == sorted(m.ints())
         m.play(rng.choice(m.legal()))
     assert len(bases) <= 2, bases
+
+
+@pytest.mark.parametrize("scenario", list(load_game("clans").scenarios()))
+def test_clan_tensors_after_skipped_decisions_and_states_seen_twice(scenario):
+    """The clan observer keeps each seat's sides by the identity of their lists of cards (shared by
+    ``apply`` until a rule changes them) and the face-up Strength by list: a seat that looks only
+    now and then (several sides changed since), states observed again out of order (an older
+    state's lists after newer ones), and the end of the game (every card shown) still give the
+    JSON view's tensor, in every scenario."""
+    from kassen.envs.fast_clans import ClansObserver
+    from kassen.envs.tensors import encoder
+
+    game = load_game("clans")
+    ob = ClansObserver(encoder("clans"))  # one across the seeds, as the env keeps it
+    for seed in (5, 6):
+        st = game.new_state(scenario, seed)
+        rng = random.Random(seed)
+        seen = [st]
+        while True:
+            seats = range(len(st.seat_names()))
+            for seat in seats:
+                if st.is_terminal() or rng.random() < 0.4:
+                    assert np.array_equal(ob.observe(st, seat), observe(st, seat)), (scenario, seed, seat)
+            if rng.random() < 0.1:  # an older state again
+                old = rng.choice(seen)
+                seat = rng.randrange(len(old.seat_names()))
+                assert np.array_equal(ob.observe(old, seat), observe(old, seat)), (scenario, seed, "old")
+            if st.is_terminal():
+                break
+            st = st.apply(rng.choice(st.legal_actions()))
+            seen.append(st)

@@ -211,11 +211,19 @@ class Match:
             text = action
         else:
             i = int(action)
-            if 0 <= i < len(self._actions):
-                text = self._actions[i]  # apply refuses it if it is not legal now
-            else:
-                self._fresh()
-                text = self.index.decode(i, self._legal)
+            text = ""
+            if self._seen is self.state:  # the engine's own string: apply finds it by identity
+                ints = self._ints
+                for k in range(len(ints)):
+                    if ints[k] == i:
+                        text = self._legal[k]
+                        break
+            if not text:
+                if 0 <= i < len(self._actions):
+                    text = self._actions[i]  # apply refuses it if it is not legal now
+                else:
+                    self._fresh()
+                    text = self.index.decode(i, self._legal)
         self.state = skip_chance(self.state.apply(text), self.rng)
 
     def returns(self) -> list[float]:

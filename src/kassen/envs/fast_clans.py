@@ -32,12 +32,23 @@ def r32(x: float) -> float:
     return f[0]
 
 
-class _Side:
-    """One Battlefield side as a seat last saw it: the inputs of its cells and the cells written."""
+def _clip(v: float) -> float:
+    """``v`` clipped to [0, 1]."""
+    return 1.0 if v > 1.0 else (0.0 if v < 0.0 else v)
 
-    def __init__(self, key: tuple[int, int, bool, bool, bool], cards: list[Entry], idx: list[int]) -> None:
-        self.key = key
+
+class _Side:
+    """One Battlefield side as a seat last saw it: the inputs of its cells (its cards held by
+    reference: a state's list is never changed once ``apply`` returned it) and the cells written."""
+
+    def __init__(self, cards: list[Entry], owner: int, bonus: int, done: bool, won: bool, over: bool,
+                 idx: list[int]) -> None:
         self.cards = cards
+        self.owner = owner
+        self.bonus = bonus
+        self.done = done
+        self.won = won
+        self.over = over
         self.idx = idx
 
 
@@ -52,12 +63,6 @@ class _Seat:
         self.clans: tuple[int, ...] = ()
         self.teams = False
         self.sides: list[_Side | None] = []
-        #: the inputs of the planes as last written: all sides unchanged when these are equal
-        self.planes_over = False
-        self.stacks: list[list[list[Entry]]] | None = None
-        self.bonus: list[list[int]] | None = None
-        self.outcome: list[Any] | None = None
-        self.sides_of: list[tuple[int, int]] | None = None
         #: the own hand, the cards out of the game and the end of the game as last written, and
         #: the scalars written for them
         self.hand: list[str] | None = None
@@ -70,9 +75,9 @@ class _Seat:
 class ClansObserver:
     """``observe(state, seat)`` for the clan game. One tensor per seat; a Battlefield side's cells
     are written again only when its inputs (its cards, owner, bonus, outcome, the end of the
-    game) differ from those it was written from (compared by value: the state's lists of
-    cards are copied by ``clone`` but their entries are shared, so an unchanged list compares
-    at once); the scalars are written whole at every call. A fresh copy is handed out."""
+    game) differ from those it was written from (its cards by identity first: ``apply`` shares a
+    side's list with the state it was applied to until a rule changes it; then by value); the
+    scalars are written whole at every call. A fresh copy is handed out."""
 
     def __init__(self, enc: ClansEncoder) -> None:
         self.enc = enc
@@ -113,8 +118,11 @@ class ClansObserver:
         self.hand_inc_sc: dict[int, float] = {self.sc_hand[t]: self.hand_inc[t] for t in enc.types}
         self.removed_inc: dict[int, float] = {self.sc_removed[t]: self.rk for t in enc.types}
         self.removed_inc[sc["removed-unknown"]] = self.ru
-        #: the scalars a state could make negative (clipped to 0 as the JSON encoder clips)
-        self.sc_maybe_negative: list[int] = self.sc_hand_size + self.sc_vp + [sc["round"], sc["cards-left"]]
+        #: the single scalars, by index (no look-up by name per call)
+        self.i_to_move_is_me, self.i_round, self.i_cards_left = sc["to-move-is-me"], sc["round"], sc["cards-left"]
+        self.i_teams, self.i_pending_is_me = sc["teams"], sc["pending-is-me"]
+        self.i_removed_unknown = sc["removed-unknown"]
+        self.i_draw, self.i_won, self.i_lost = sc["result:draw"], sc["result:won"], sc["result:lost"]
         self.n_scalars = self.size - v0
         self.zero_scalars = array("f", bytes(4 * self.n_scalars))
         self.zero_planes = array("f", bytes(4 * v0))
@@ -126,6 +134,20 @@ class ClansObserver:
         self.known_down_of: dict[str, int] = {cid: self.known_down[t] for cid, t in self.type_of.items()}
         self.hand_of: dict[str, int] = {cid: self.sc_hand[t] for cid, t in self.type_of.items()}
         self.removed_of: dict[str, int] = {cid: self.sc_removed[t] for cid, t in self.type_of.items()}
+        #: the channels of a side, as offsets (no look-up by name per side written)
+        self.c_in_play, self.c_vp, self.c_partner = ch["in-play"], ch["vp"], ch["partner"]
+        self.c_count, self.c_bonus, self.c_resolved, self.c_won = ch["count"], ch["bonus"], ch["resolved"], ch["won"]
+        self.c_down, self.c_unknown, self.c_shown = ch["face-down"], ch["face-down-unknown"], ch["strength-shown"]
+        #: each Battlefield's VP / 6 in the card table last seen (``table.vp``), by tile
+        self.vp_table: Any = None
+        self.vp6: dict[str, float] = {}
+        #: scalar -> its float32 sum of n increments, clipped, for n = 0, 1, ... (``_sums``)
+        self.runs: dict[int, list[float]] = {}
+        #: the same for a Battlefield cell of n cards (1/4 a card face up or known, 1/13 face down)
+        self.run4: list[float] = self._run(self.q4, 64)
+        self.run13: list[float] = self._run(self.q13, 64)
+        #: id of a side's list of cards -> (the list, its tile, its face-up Strength) (``_shown``)
+        self.shown: dict[int, tuple[list[Entry], str, int]] = {}
 
     def observe(self, st: ClansState, seat: int) -> Any:
         """``seat``'s tensor of ``st`` (a fresh array)."""
@@ -143,30 +165,26 @@ class ClansObserver:
                 or st.teams != ss.teams):
             mv[0:self.v0] = self.zero_planes
             ss.tiles, ss.table, ss.clans, ss.teams = list(tiles), st.table, st.clans, st.teams
-            ss.sides = [None] * (2 * len(tiles))
-            ss.stacks = None  # every side written again
+            ss.sides = [None] * (2 * len(tiles))  # every side written again
             if len(set(tiles)) != len(tiles):  # two sides on one cell: never in the game; not kept apart
                 raise AssertionError("a Battlefield tile twice in one game")
-        stacks_all, bonus_all, outcome_all, sides_all = st.stacks, st.bonus, st.outcome, st.sides
-        if (over != ss.planes_over or stacks_all != ss.stacks or bonus_all != ss.bonus
-                or outcome_all != ss.outcome or sides_all != ss.sides_of):
-            self._planes(ss, st, mv, me, n, partner, over)
-            ss.planes_over, ss.stacks, ss.bonus, ss.outcome, ss.sides_of = (over, stacks_all, bonus_all,
-                                                                             outcome_all, sides_all)
-        # the scalars, written whole
+        self._planes(ss, st, mv, me, n, partner, over)
+        # the scalars, written whole (each clipped to [0, 1] as it is written)
         v0 = self.v0
         mv[v0:self.size] = self.zero_scalars
-        sc = self.sc
         mover = st.to_move()
-        mv[sc["to-move-is-me"]] = float(mover == me)
+        if mover == me:
+            mv[self.i_to_move_is_me] = 1.0
         if mover is not None:
             mv[self.sc_to_move[(mover - me) % n]] = 1.0
-        mv[sc["round"]] = min(1.0, st.round / 7)
+        mv[self.i_round] = _clip(st.round / 7)
         # the phase and the decision pending, from the task on top (``st.phase``, ``st.pending``)
         kind: str = stack[-1]["t"] if stack else "over"
         phase = DECISION_PHASE.get(kind, kind)
-        mv[sc["cards-left"]] = min(1.0, (st.left if phase == "deploy" else 0) / 2)
-        mv[sc["teams"]] = float(st.teams)
+        if phase == "deploy":
+            mv[self.i_cards_left] = _clip(st.left / 2)
+        if st.teams:
+            mv[self.i_teams] = 1.0
         got = self.sc_players.get(n)
         if got is not None:
             mv[got] = 1.0
@@ -178,7 +196,8 @@ class ClansObserver:
             got = self.sc_pending.get(kind)
             if got is not None:
                 mv[got] = 1.0
-            mv[sc["pending-is-me"]] = float(pend["seat"] == me)
+            if pend["seat"] == me:
+                mv[self.i_pending_is_me] = 1.0
             bf = pend.get("bf")
             if bf is not None:
                 mv[self.sc_pending_tile[tiles[bf]]] = 1.0
@@ -187,7 +206,8 @@ class ClansObserver:
             for t in st.offer:
                 k = offer[t]
                 mv[k] = min(1.0, mv[k] + 1.0)
-        hand = st.hands[me]
+        hands = st.hands
+        hand = hands[me]
         if ss.hand is None or hand != ss.hand:  # the hand's scalars, as last written when it is the same
             ss.hand, ss.hand_w = hand, self._sums([self.hand_of[c] for c in hand], self.hand_inc_sc)
         for k, v in ss.hand_w:
@@ -198,108 +218,155 @@ class ClansObserver:
             if got is not None:
                 mv[got] = min(1.0, mv[got] + 1.0)
         vps = st.vp
-        hands = st.hands
         for s in range(n):
             rel = (s - me) % n
-            mv[self.sc_hand_size[rel]] = min(1.0, len(hands[s]) / 13)
+            mv[self.sc_hand_size[rel]] = _clip(len(hands[s]) / 13)
             if vps:
-                mv[self.sc_vp[rel]] = min(1.0, vps[s] / 40)
+                mv[self.sc_vp[rel]] = _clip(vps[s] / 40)
         removed = st.removed
         if ss.removed is None or over != ss.over or removed != ss.removed:
             ss.removed, ss.over = removed, over
-            every, removed_of, unknown = st.all_mask, self.removed_of, sc["removed-unknown"]
+            every, removed_of, unknown = st.all_mask, self.removed_of, self.i_removed_unknown
             ss.removed_w = self._sums([removed_of[cid] if known == every or over or (known >> me & 1)
                                        else unknown for cid, known, _, _ in removed], self.removed_inc)
         for k, v in ss.removed_w:
             mv[k] = v
-        for k in self.sc_maybe_negative:
-            if mv[k] < 0.0:
-                mv[k] = 0.0
         res = st.result()
         if res is not None:
             w = res.winner
             won = w is not None and w in (me, partner)
-            mv[sc["result:draw" if w is None else ("result:won" if won else "result:lost")]] = 1.0
+            mv[self.i_draw if w is None else (self.i_won if won else self.i_lost)] = 1.0
         return ss.cur.copy()
 
     def _planes(self, ss: _Seat, st: ClansState, mv: Any, me: int, n: int, partner: int, over: bool) -> None:
-        """Write again each Battlefield side whose inputs differ from those it was written from."""
+        """Write again each Battlefield side whose inputs differ from those it was written from: its
+        cards first compared by identity (``apply`` shares a side's list with the state it was
+        applied to until the rules change that side: ``ClansState.own_side``), then by value."""
         sides = ss.sides
+        outcome, sides_of, stacks_all, bonus_all = st.outcome, st.sides, st.stacks, st.bonus
         for i in range(len(st.tiles)):
-            info = st.outcome[i]
+            info = outcome[i]
             done = info is not None and bool(info.get("done"))
             winner = info.get("winner") if done and info is not None else None
-            side_of = st.sides[i]
-            stacks = st.stacks[i]
-            bonus = st.bonus[i]
+            side_of = sides_of[i]
+            stacks = stacks_all[i]
+            bonus = bonus_all[i]
             for j in (0, 1):
                 owner = side_of[j]
                 cards = stacks[j]
-                key = (owner, bonus[j], done, done and winner == owner, over)
+                b = bonus[j]
+                won = done and winner == owner
                 old = sides[2 * i + j]
-                if old is not None and old.key == key and old.cards == cards:
-                    continue
+                if old is not None and old.owner == owner and old.bonus == b and old.done == done \
+                        and old.won == won and old.over == over:
+                    if old.cards is cards:
+                        continue
+                    if old.cards == cards:
+                        old.cards = cards
+                        continue
                 if old is not None:
                     for k in old.idx:
                         mv[k] = 0.0
-                sides[2 * i + j] = _Side(key, cards, self._side(st, mv, me, n, partner, i, j, owner, cards,
-                                                               done, winner, over))
+                sides[2 * i + j] = _Side(cards, owner, b, done, won, over,
+                                         self._side(st, mv, me, n, partner, i, j, owner, cards, done, winner, over))
 
     def _sums(self, idx: list[int], inc: dict[int, float]) -> list[tuple[int, float]]:
-        """Each scalar of ``idx`` (one entry per increment) and its float32 sum, clipped to 1."""
-        f = _F32
-        acc: dict[int, float] = {}
+        """Each scalar of ``idx`` (one entry per increment) and its float32 sum, clipped to 1: the
+        increments counted, the sum of n of them read from a table (``_run``)."""
+        counts: dict[int, int] = {}
         for k in idx:
-            f[0] = acc.get(k, 0.0) + inc[k]  # rounded to float32 at each step, as ``vec[k] += x``
-            acc[k] = f[0]
-        return [(k, v if v < 1.0 else 1.0) for k, v in acc.items()]
+            counts[k] = counts.get(k, 0) + 1
+        runs = self.runs
+        out: list[tuple[int, float]] = []
+        for k, n in counts.items():
+            run = runs.get(k)
+            if run is None or n >= len(run):
+                run = runs[k] = self._run(inc[k], n)
+            out.append((k, run[n]))
+        return out
+
+    def _run(self, inc: float, n: int) -> list[float]:
+        """The float32 sums of 0, 1, ..., max(n, 64) increments ``inc``, each step rounded to float32
+        as ``vec[k] += x`` rounds, clipped to 1."""
+        f = _F32
+        out, acc = [0.0], 0.0
+        for _ in range(max(n, 64)):
+            f[0] = acc + inc
+            acc = f[0]
+            out.append(acc if acc < 1.0 else 1.0)
+        return out
 
     def _side(self, st: ClansState, mv: Any, me: int, n: int, partner: int, i: int, j: int, owner: int,
               cards: list[Entry], done: bool, winner: Any, over: bool) -> list[int]:
-        """Write side ``j`` of Battlefield ``i`` (its cells are zeros), clipped to 1 as the JSON
-        encoder clips; the cells written."""
-        ch = self.ch
-        cell = self.tile_of[st.tiles[i]] * 2 + j
-        up, known_down, q4, q13 = self.up_of, self.known_down_of, self.q4, self.q13
-        c_down, c_unknown = ch["face-down"] + cell, ch["face-down-unknown"] + cell
-        out = [ch["in-play"] + cell, ch["vp"] + cell, self.owner[(owner - me) % n] + cell,
-               ch["partner"] + cell, ch["count"] + cell, ch["bonus"] + cell]
+        """Write side ``j`` of Battlefield ``i`` (its cells are zeros), clipped to [0, 1] as the JSON
+        encoder clips; the cells written. Each cell once: the cards counted per cell, a cell of n
+        cards read from a table of float32 runs (n times the same increment, as the encoder's
+        ``vec[i] += x`` sums them)."""
+        tile = st.tiles[i]
+        cell = self.tile_of[tile] * 2 + j
+        up, known_down = self.up_of, self.known_down_of
+        table = st.table
+        if table is not self.vp_table:
+            self.vp_table, self.vp6, self.shown = table, {}, {}
+        vp6 = self.vp6.get(tile)
+        if vp6 is None:
+            vp6 = self.vp6[tile] = table.vp(tile) / 6
+        k_partner, k_count, k_bonus = self.c_partner + cell, self.c_count + cell, self.c_bonus + cell
+        out = [self.c_in_play + cell, self.c_vp + cell, self.owner[(owner - me) % n] + cell, k_partner, k_count,
+               k_bonus]
         mv[out[0]] = 1.0
-        mv[out[1]] = st.table.vp(st.tiles[i]) / 6
+        mv[out[1]] = _clip(vp6)
         mv[out[2]] = 1.0
-        mv[out[3]] = float(owner == partner)
-        mv[out[4]] = len(cards) / 13
-        mv[out[5]] = st.bonus[i][j] / 5
+        if owner == partner:
+            mv[k_partner] = 1.0
+        mv[k_count] = _clip(len(cards) / 13)
+        mv[k_bonus] = _clip(st.bonus[i][j] / 5)
         if done:
-            out.append(ch["resolved"] + cell)
-            out.append(ch["won"] + cell)
+            out.append(self.c_resolved + cell)
+            out.append(self.c_won + cell)
             mv[out[-2]] = 1.0
-            mv[out[-1]] = float(winner == owner)
-        shown = False
+            if winner == owner:
+                mv[out[-1]] = 1.0
+        counts: dict[int, int] = {}
+        down = unknown = 0
         for e in cards:
             if e[1]:
-                shown = True
                 k = up[e[0]] + cell
-                mv[k] = mv[k] + q4
-                out.append(k)
             else:
-                mv[c_down] = mv[c_down] + q13
-                out.append(c_down)
+                down += 1
                 if over or (e[2] >> me & 1):  # state.knows(seat, e), face down
                     k = known_down[e[0]] + cell
-                    mv[k] = mv[k] + q4
-                    out.append(k)
                 else:
-                    mv[c_unknown] = mv[c_unknown] + q13
-                    out.append(c_unknown)
-        if shown:  # the face-up cards' Strength (0 without any)
-            k = ch["strength-shown"] + cell
-            mv[k] = st.strength_shown(i, j) / 30
+                    unknown += 1
+                    continue
+            counts[k] = counts.get(k, 0) + 1
+        run4, run13 = self.run4, self.run13
+        for k, c in counts.items():
+            mv[k] = run4[c] if c < len(run4) else 1.0
             out.append(k)
-        for k in out:
-            v = mv[k]
-            if v > 1.0:
-                mv[k] = 1.0
-            elif v < 0.0:
-                mv[k] = 0.0
+        if down:
+            k = self.c_down + cell
+            mv[k] = run13[down] if down < len(run13) else 1.0
+            out.append(k)
+        if unknown:
+            k = self.c_unknown + cell
+            mv[k] = run13[unknown] if unknown < len(run13) else 1.0
+            out.append(k)
+        if down < len(cards):  # the face-up cards' Strength (0 without any)
+            k = self.c_shown + cell
+            mv[k] = _clip(self._shown(st, table, tile, i, j, cards) / 30)
+            out.append(k)
         return out
+
+    def _shown(self, st: ClansState, table: Any, tile: str, i: int, j: int, cards: list[Entry]) -> int:
+        """``st.strength_shown(i, j)``, kept for the side's list of cards (the same object while no rule
+        changed it: both seats' observations ask it once)."""
+        memo = self.shown
+        got = memo.get(id(cards))
+        if got is not None and got[0] is cards and got[1] == tile:
+            return got[2]
+        v = st.strength_shown(i, j)
+        if len(memo) >= 4096:
+            memo.clear()
+        memo[id(cards)] = (cards, tile, v)  # holds the list: its id is not reused while kept
+        return v

@@ -37,7 +37,7 @@ class AbilityRules(BattlefieldRules):
         side = 0 if self.name(self.sides[i][0]).lower() == clan else 1
         victim_seat = self.sides[i][side]
         victim, _, known = self.stacks[i][side][k]
-        self.stacks[i][side][k] = (cid, True, self.all_mask)
+        self.own_side(i, side)[k] = (cid, True, self.all_mask)
         mask = known | (1 << seat) | (1 << victim_seat)
         self.removed.append((victim, mask, "eliminated by an Assassin", victim_seat))
         where, me, other = self.tile_name(i), self.name(seat), self.name(victim_seat)
@@ -57,7 +57,7 @@ class AbilityRules(BattlefieldRules):
 
     def _reveal(self, i: int, clan: str, k: int) -> None:
         side, (cid, _, _) = self._target(i, clan, k)
-        self.stacks[i][side][k] = (cid, True, self.all_mask)
+        self.own_side(i, side)[k] = (cid, True, self.all_mask)
         self.emit("reveal", {"seat": self.turn, "tile": self.tiles[i], "pos": k + 1, "card": cid},
                   f"{self.name(self.turn)}'s Scout reveals the {self.card_name(cid)} on the {self.tile_name(i)}")
         self._end_ability()
@@ -65,7 +65,7 @@ class AbilityRules(BattlefieldRules):
     def _peek(self, i: int, clan: str, k: int) -> None:
         seat = self.turn
         side, (cid, up, known) = self._target(i, clan, k)
-        self.stacks[i][side][k] = (cid, up, known | (1 << seat))
+        self.own_side(i, side)[k] = (cid, up, known | (1 << seat))
         other = self.name(self.sides[i][side])
         head = f"{self.name(seat)}'s Shugenja looks at {other}'s face-down card {k + 1} on the {self.tile_name(i)}"
         self.emit("peek", {"seat": seat, "tile": self.tiles[i], "pos": k + 1, "card": cid},
@@ -76,8 +76,8 @@ class AbilityRules(BattlefieldRules):
     def _move(self, i: int, k: int, j: int) -> None:
         seat = self.turn
         side = self.side_of(i, seat)
-        entry = self.stacks[i][side].pop(k)
-        self.stacks[j][self.side_of(j, seat)].append(entry)
+        entry = self.own_side(i, side).pop(k)
+        self.own_side(j, self.side_of(j, seat)).append(entry)
         head = (f"{self.name(seat)}'s General moves face-down card {k + 1} from the {self.tile_name(i)} "
                 f"to the top of the {self.tile_name(j)}")
         self.emit("move", {"seat": seat, "from": self.tiles[i], "pos": k + 1, "to": self.tiles[j],

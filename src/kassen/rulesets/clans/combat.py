@@ -55,7 +55,7 @@ class CombatRules(ScoringRules):
                   f"Combat on the {self.tile_name(i)} ({self.name(a)} against {self.name(b)})")
         revealed = []
         for s in (0, 1):
-            st = self.stacks[i][s]
+            st = self.own_side(i, s)
             for k, (cid, up, _) in enumerate(st):
                 if not up:
                     revealed.append(cid)
@@ -85,7 +85,7 @@ class CombatRules(ScoringRules):
         for s in (0, 1):
             if not hit[s]:
                 continue
-            st = self.stacks[i][s]
+            st = self.own_side(i, s)
             gone = [st[k][0] for k in hit[s]]
             for k in sorted(hit[s], reverse=True):
                 del st[k]

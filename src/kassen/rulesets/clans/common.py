@@ -100,6 +100,8 @@ class ClansStateData(TaskMachine):
     draft_stage: int
     tiles: list[str]
     sides: list[tuple[int, int]]
+    #: each Battlefield's two sides of cards; ``apply``'s copy shares a side's list with its parent until
+    #: a rule changes it (``own_side``: copy-on-write)
     stacks: list[list[list[Entry]]]
     outcome: list[JSON | None]
     bonus: list[list[int]]
@@ -119,6 +121,15 @@ class ClansStateData(TaskMachine):
     #: the phase, and on top of it a decision a card or a Battlefield asks for (``tasks``)
     stack: list[Task]
     _legal: list[str] | None
+
+    def own_side(self, i: int, side: int) -> list[Entry]:
+        """Side ``side`` of Battlefield ``i``'s cards, copied before a rule changes them (the list may
+        be the parent's: ``ClansState._fork``). Copied at every call (a side changes at most a few
+        times an action): no mark of which sides are owned, since a 30th attribute would cost the
+        state its shared-key ``__dict__`` (a 1.5 KB dict per state instead of 0.3 KB). A list got
+        before a call must not be changed after it."""
+        own = self.stacks[i][side] = list(self.stacks[i][side])
+        return own
 
     # ------------------------------------------------------------ the phase and the decision pending
     @property

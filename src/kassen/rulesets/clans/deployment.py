@@ -48,7 +48,7 @@ class DeploymentRules(AbilityRules):
         where = self.tile_name(i)
         me = self.name(seat)
         if is_secret(cid):
-            self.stacks[i][side].append((cid, False, 1 << seat))
+            self.own_side(i, side).append((cid, False, 1 << seat))
             self.emit("deploy", {"seat": seat, "tile": self.tiles[i], "card": cid, "up": False},
                       f"{me} deploys the {self.card_name(cid)} face down on the {where}", (seat,),
                       Event("deploy", {"seat": seat, "tile": self.tiles[i], "up": False},
@@ -63,7 +63,7 @@ class DeploymentRules(AbilityRules):
                       "it is removed from the game without effect")
             self._next_card()
             return
-        self.stacks[i][side].append((cid, True, self.all_mask))
+        self.own_side(i, side).append((cid, True, self.all_mask))
         self.emit("deploy", {"seat": seat, "tile": self.tiles[i], "card": cid, "up": True},
                   f"{me} deploys the {self.card_name(cid)} face up on the {where}")
         if slug in DEPLOY_ABILITIES:

@@ -97,13 +97,22 @@ class ClansState(ViewRules, State):
     # ------------------------------------------------------------------ copying
 
     def clone(self) -> ClansState:
+        """An independent copy: nothing it may change is shared with this state."""
+        s = self._fork()
+        s.stacks = [[list(a), list(b)] for a, b in s.stacks]
+        return s
+
+    def _fork(self) -> ClansState:
+        """The copy ``apply`` works on: the Battlefields' sides (lists of cards) are shared with this
+        state until the rules change one (``own_side``), so an observer tells an unchanged side by
+        identity; the rest is copied."""
         s = ClansState.__new__(ClansState)
         s.game, s.table, s.table_path = self.game, self.table, self.table_path
         s.scenario, s.n, s.clans, s.teams = self.scenario, self.n, self.clans, self.teams
         s.stack = [dict(t) for t in self.stack]
         s.offer, s.queue, s.draft_stage = list(self.offer), list(self.queue), self.draft_stage
         s.tiles, s.sides = list(self.tiles), list(self.sides)
-        s.stacks = [[list(a), list(b)] for a, b in self.stacks]
+        s.stacks = [[a, b] for a, b in self.stacks]
         s.outcome = [dict(o) if o is not None else None for o in self.outcome]
         s.bonus = [list(b) for b in self.bonus]
         s.hands = [list(h) for h in self.hands]
@@ -132,7 +141,7 @@ class ClansState(ViewRules, State):
         legal = self.legal_actions()
         if action not in legal:
             raise IllegalActionError(action, self._why_illegal(action), legal)
-        s = self.clone()
+        s = self._fork()
         s.run_action(action)
         s._run()
         s.events = tuple(s._ev)
