@@ -88,19 +88,6 @@ def _diff(keys: list[Hex], vals: list[Any], old_keys: list[Hex], old_vals: list[
         j += 1
 
 
-def _same_tail(tail: list[str], cards: list[str]) -> bool:
-    """Whether ``tail`` is ``cards[-5:]`` (the recent discards), without the slice."""
-    n = len(cards)
-    k = n if n < 5 else 5
-    if len(tail) != k:
-        return False
-    for j in range(k):
-        a, b = tail[j], cards[n - k + j]
-        if a is not b and a != b:
-            return False
-    return True
-
-
 class _Part:
     """The indices a part wrote last time, the key of its inputs and a memo key -> (indices, values)."""
 
@@ -315,19 +302,11 @@ class CCObserver:
                 self._write_pending(ss, seat, flip, top)
             ss.top = top
         # the card lists, each list's scalars replaced when it changed (see ``_list``)
-        # (a list is compared here, by identity then by value, and written only when it changed)
         hands, dragons, disc, drd = st.hands, st.dragons, st.cmd_discard, st.dr_discard
-        lists = ss.lists
         if hands is not ss.hands or dragons is not ss.dragons:
             ss.hands, ss.dragons = hands, dragons
-            mine = hands[seat]
-            lo = lists[0]
-            if lo is None or (lo.cards is not mine and lo.cards != mine):
-                self._list(ss, 0, mine, 0)
-            mine = dragons[seat]
-            lo = lists[1]
-            if lo is None or (lo.cards is not mine and lo.cards != mine):
-                self._list(ss, 1, mine, 0)
+            self._list(ss, 0, hands[seat], 0)
+            self._list(ss, 1, dragons[seat], 0)
         card: str | None = ti.get("card")
         if card != ss.card or not ss.card_seen:
             ss.card, ss.card_seen = card, True
@@ -335,19 +314,13 @@ class CCObserver:
         dip: list[str] = ti["dragons_in_play"]
         if dip is not ss.dip:
             ss.dip = dip
-            lo = lists[3]
-            if lo is None or lo.cards != dip:
-                self._list(ss, 3, dip, 1)
+            self._list(ss, 3, dip, 1)
         if disc is not ss.disc:
             ss.disc = disc
-            lo = lists[4]
-            if lo is None or not _same_tail(lo.cards, disc):
-                self._list(ss, 4, disc[-5:], 2)
+            self._list(ss, 4, disc[-5:], 2)
         if drd is not ss.drd:
             ss.drd = drd
-            lo = lists[5]
-            if lo is None or not _same_tail(lo.cards, drd):
-                self._list(ss, 5, drd[-5:], 2)
+            self._list(ss, 5, drd[-5:], 2)
         # the counters' inputs, field by field: the integers they are made of, and the result
         tm = st.to_move()
         en = 1 - seat
@@ -402,8 +375,10 @@ class CCObserver:
     def _list(self, ss: _Seat, slot: int, cards: list[str], role: int) -> None:
         """Replace the scalars of card list ``slot`` (own hand, own Dragons, card played, Dragons in
         play, recent discards, recent Dragon discards): each card's scalar number ``role``, summed
-        per kind (the caller found that the list differs from the one written)."""
+        per kind, when the list differs from the one written."""
         old = ss.lists[slot]
+        if old is not None and old.cards == cards:
+            return
         csc = self.card_sc
         counts: dict[int, int] = {}
         for c in cards:
