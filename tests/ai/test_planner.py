@@ -217,6 +217,8 @@ def test_plan_variants_are_judged_by_counted_rollouts_on_common_luck():
     assert action in s.legal_actions()
     # 2 cards of the beam and up to 2 variants of the best card, 3 rollouts each
     assert p.rollouts_done in (6, 9, 12)
+    # --explain names what the best plan was judged against: other plans too when variants were found
+    assert ("plans of" in (p.explanation or "")) == (p.rollouts_done > 6)
     plan = [a for _, a in p._plan_turn(s.determinize(seat, p.rng), seat, rollouts=0)]
     before = p.rng.state
     first = p._rollout_turn(s, seat, plan, luck=42)

@@ -224,7 +224,7 @@ class TurnPlanner(Player):
             if explain:
                 self._explain(beam[judged[0]][2], totals[judged[0]] / done,
                               totals[judged[1]] / done if len(judged) > 1 else None,
-                              f"{len(options)} cards" if len(beam) <= len(options) else
+                              f"{len(options)} cards" if len(beam) == min(len(options), self.card_beam) else
                               f"{len(beam)} plans of {len(options)} cards",
                               f"{done} sampled turn{'s' if done > 1 else ''} per {'plan' if self.variants else 'card'}")
             return beam[judged[0]][2]
