@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ai_strength import make  # noqa: E402  (benchmarks/ is not a package)
 
+from kassen.engine.errors import KassenError  # noqa: E402
 from kassen.rulesets.registry import load_game  # noqa: E402
 
 
@@ -33,8 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--secrets", action="store_true", help="show hidden events (hands, draws) in full")
     args = ap.parse_args(argv)
     labels = args.players.split(",")
-    players = [make(label, args.seed * 7919 + i) for i, label in enumerate(labels)]
-    s = load_game(args.game).new_state(args.scenario, args.seed)
+    try:
+        players = [make(label, args.seed * 7919 + i) for i, label in enumerate(labels)]
+        s = load_game(args.game).new_state(args.scenario, args.seed)
+    except KassenError as e:
+        raise SystemExit(f"replay_game.py: {e}") from None
     for n in range(args.max_actions):
         if s.is_terminal():
             break
