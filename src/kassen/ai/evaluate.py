@@ -26,6 +26,8 @@ Terms (each a difference, ``seat`` minus the opponent):
   side that moves next counts more;
 * pending attacks: during a side's own turn, the expected damage of the attacks
   its ordered units can still make now;
+* Dragon cards held (optional ``dragon_card``, 0 by default): each side's Dragon cards (their
+  number is public) count while its Honor & Fortune could pay for them, ``dragon_cost`` a card;
 * hand fit: how well ``seat``'s own section cards match where its units stand;
 * engagement: ``seat``'s units closing the distance to the enemy, a little (an
   asymmetric taste for attack: a passive army gives the initiative away, and
@@ -205,6 +207,8 @@ def evaluate(s: CCState, seat: int, w: Weights) -> float:
     sign = {seat: 1.0, opp: -1.0}
     score = 0.0
     victory = max(1, s.victory)
+    dragon_card = float(w.get("dragon_card", 0.0))
+    dragon_cost = float(w.get("dragon_cost", 1.5))
     for side in (0, 1):
         bn = s.banners[side]
         score += sign[side] * (w["banner"] * bn + w["banner_near_victory"] * (bn / victory) ** 2)
@@ -212,6 +216,8 @@ def evaluate(s: CCState, seat: int, w: Weights) -> float:
         cap = w["honor_cap"]
         score += sign[side] * (w["honor"] * min(hon, cap) + w["honor_over_cap"] * max(0, hon - cap))
         score += sign[side] * w["command"] * s.command[side]
+        if dragon_card:
+            score += sign[side] * dragon_card * min(len(s.dragons[side]), hon / dragon_cost)
     active = s.active
     top = s.stack[-1]["t"] if s.stack else "end"
     own_turn_phase = top in ("order", "move", "battle", "combat", "retreat", "lretreat", "loh", "dloh", "dragon", "pick")

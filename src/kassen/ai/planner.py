@@ -78,7 +78,8 @@ class TurnPlanner(Player):
     ``variants``: other plans of the best card judged by the rollouts beside the beam's cards,
     each the greedy plan with one of its orders or moves forbidden; ``crn``: every candidate's
     rollout ``r`` plays on the same determinization and dice (common random numbers), so the
-    candidates are compared on the same luck.
+    candidates are compared on the same luck. ``reply_cards``: how many cards of the opponent's
+    sampled hand the reply considers (drawn at random; 0: all of them).
     """
 
     name = "normal"
@@ -86,7 +87,7 @@ class TurnPlanner(Player):
     def __init__(self, seed: int = 0, *, weights: Weights | None = None, battle_samples: int = 6,
                  card_rollouts: int = 0, card_beam: int = 3, noise: float = 0.0, seconds: float | None = None,
                  reply: bool = False, dragons: int = 1, dragon_samples: int = 4, dragon_hold: float = 0.5,
-                 variants: int = 0, crn: int = 0, name: str | None = None) -> None:
+                 variants: int = 0, crn: int = 0, reply_cards: int = 2, name: str | None = None) -> None:
         self.rng = Rng(seed)
         self.dragons = bool(dragons)
         self.dragon_samples = dragon_samples
@@ -103,6 +104,7 @@ class TurnPlanner(Player):
         self.reply = reply
         self.variants = variants
         self.crn = bool(crn)
+        self.reply_cards = reply_cards
         #: rollouts played (counted work: the budget of the levels is this, not the clock)
         self.rollouts_done = 0
         if name:
@@ -362,7 +364,7 @@ class TurnPlanner(Player):
     def _play_cheap_turn(self, d: CCState, mover: int) -> CCState:
         """``mover``'s whole turn as this planner plans it without rollouts (on a determinization,
         so his hand there is a sample), battles by expected damage; to the end of his turn."""
-        for _, a in self._plan_turn(d, mover, rollouts=0, max_cards=2):
+        for _, a in self._plan_turn(d, mover, rollouts=0, max_cards=self.reply_cards):
             if d.is_terminal() or d.to_move() != mover or a not in d.legal_actions():
                 break
             d = settle(d.apply(a), mover, self.w, self.rng)
@@ -535,9 +537,14 @@ def react(s: CCState, seat: int, legal: list[str], w: Weights, rng: Rng) -> str:
             return "pass" if "pass" in legal else legal[-1]
         if step == "keep":
             return _best_by_eval(s, seat, legal, w)
+        if w.get("dragon_card"):
+            # the evaluation values the Dragon cards held: keep, discard, draw or take Honor by it
+            # (the card drawn on a determinization is a sample: only the number held counts)
+            if step in ("discard", "replenish"):
+                return _best_by_eval(s, seat, legal, w)
         if step == "discard":
-            # this fast policy plays no Dragon cards (the planner weighs them at real windows):
-            # a Dragon card held is worth its Honor & Fortune
+            # without a value for held Dragon cards (``dragon_card``) a card held is worth its
+            # Honor & Fortune
             discards = [a for a in legal if a.startswith("discard-dragon")]
             return discards[0] if discards else "keep-dragons"
         if step == "replenish":

@@ -1,0 +1,104 @@
+"""The planner's Dragon-card economy (issue 14): with a value for Dragon cards held
+(``dragon_card``), the end of turn keeps, discards, draws or takes Honor & Fortune by the
+evaluation; without it (the shipped weights) the old rule stands. Rule 5 (end of turn): the
+active player may discard Dragon cards for 1 Honor & Fortune each, then draws a Dragon card or
+takes 2 Honor & Fortune."""
+
+from __future__ import annotations
+
+import pytest
+
+from kassen.ai.evaluate import evaluate, load_weights
+from kassen.ai.planner import TurnPlanner, react
+from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai.state import CCState
+from tests.ai.test_players import _with_other_hidden_information
+from tests.rulesets.cc_samurai.helpers import act, position
+
+RED, BLUE = 0, 1
+BODY = """
+    [red]
+    pieces = [{ at = "L3", unit = "SB" }]
+    [blue]
+    pieces = [{ at = "B9", unit = "ASp" }]
+"""
+
+
+def _weights(card: float) -> dict[str, object]:
+    w = load_weights()
+    w["dragon_card"] = card
+    w["dragon_cost"] = 1.5
+    return w
+
+
+def _end_of_turn(honor: int, dragons: list[str]) -> CCState:
+    """Red's turn over (nothing ordered): its end-of-turn discard step, or the replenish step
+    when it holds no Dragon card."""
+    s = position(BODY, red_dragons=dragons, red_honor=honor)
+    return act(s, "play order-three-center", "done")
+
+
+def test_held_dragon_cards_count_while_honor_can_pay_for_them():
+    plain = load_weights()
+    for honor, playable in ((5, 2.0), (1, 1 / 1.5), (0, 0.0)):
+        s = position(BODY, red_dragons=["cowardice", "bravery"], red_honor=honor)
+        gain = evaluate(s, RED, _weights(0.7)) - evaluate(s, RED, plain)
+        assert gain == pytest.approx(0.7 * playable)
+        # the opponent's cards count against: the same number, seen from Blue
+        assert evaluate(s, BLUE, _weights(0.7)) - evaluate(s, BLUE, plain) == pytest.approx(-0.7 * playable)
+
+
+def test_shipped_weights_give_held_dragon_cards_no_value():
+    s = position(BODY, red_dragons=["cowardice", "bravery"])
+    bare = position(BODY)
+    w = load_weights()
+    assert evaluate(s, RED, w) == evaluate(bare, RED, w)
+
+
+def test_end_of_turn_keeps_dragon_cards_worth_more_than_their_honor():
+    s = _end_of_turn(5, ["cowardice", "bravery"])
+    assert s.stack[-1]["step"] == "discard"
+    assert react(s, RED, s.legal_actions(), _weights(0.7), Rng(1)) == "keep-dragons"
+    # worth less than the 1 Honor & Fortune a discard gains: one is discarded
+    assert react(s, RED, s.legal_actions(), _weights(0.2), Rng(1)).startswith("discard-dragon ")
+    # the shipped weights: the old rule, a Dragon card is discarded for its Honor & Fortune
+    assert react(s, RED, s.legal_actions(), load_weights(), Rng(1)).startswith("discard-dragon ")
+
+
+def test_end_of_turn_draws_a_dragon_card_when_honor_can_pay_for_it():
+    s = act(_end_of_turn(9, ["cowardice"]), "keep-dragons")
+    assert s.stack[-1]["step"] == "replenish" and s.legal_actions() == ["draw-dragon", "take-honor"]
+    # 10 Honor & Fortune in hand: a second card is playable, more Honor is past the cap
+    assert react(s, RED, s.legal_actions(), _weights(0.7), Rng(1)) == "draw-dragon"
+    assert react(s, RED, s.legal_actions(), load_weights(), Rng(1)) == "take-honor"
+
+
+def test_end_of_turn_takes_honor_when_the_cards_held_cannot_be_paid_for():
+    s = act(_end_of_turn(0, ["cowardice", "bravery"]), "keep-dragons")
+    assert s.stack[-1]["step"] == "replenish"
+    assert react(s, RED, s.legal_actions(), _weights(0.7), Rng(1)) == "take-honor"
+
+
+def test_the_end_of_turn_choice_does_not_see_the_opponents_hand_or_the_decks():
+    w = _weights(0.7)
+    for s in (_end_of_turn(5, ["cowardice", "bravery"]), act(_end_of_turn(0, ["cowardice"]), "keep-dragons")):
+        other = _with_other_hidden_information(s, RED)
+        p, q = TurnPlanner(3, weights=w), TurnPlanner(3, weights=w)
+        assert p.choose(s, RED) == q.choose(other, RED)
+
+
+def test_reply_cards_zero_considers_every_card_of_the_sampled_hand():
+    s = position(BODY)
+    seen: list[int] = []
+    p = TurnPlanner(2, reply_cards=0)
+    plan_turn = p._plan_turn
+
+    def spy(d: CCState, mover: int, rollouts: int | None = None, max_cards: int = 0, explain: bool = False):
+        seen.append(max_cards)
+        return plan_turn(d, mover, rollouts, max_cards, explain)
+
+    p._plan_turn = spy  # type: ignore[method-assign]
+    p._play_cheap_turn(s, RED)
+    assert seen == [0]
+    q = TurnPlanner(2)
+    assert q.reply_cards == 2  # the levels' default: two cards drawn at random
