@@ -102,3 +102,36 @@ def test_reply_cards_zero_considers_every_card_of_the_sampled_hand():
     assert seen == [0]
     q = TurnPlanner(2)
     assert q.reply_cards == 2  # the levels' default: two cards drawn at random
+
+
+# ------------------------------------------------------------------ battle back (close combat)
+#: Red's one-block Ashigaru bowmen at L3 next to Blue's full Samurai spearmen at K4, and Red's
+#: Samurai spearmen at N3 next to a one-block Blue Ashigaru unit at O4 (all in the centre)
+EXCHANGE = """
+    [red]
+    pieces = [{ at = "L3", unit = "AB", blocks = 1 }, { at = "N3", unit = "SSp" }]
+    [blue]
+    pieces = [{ at = "K4", unit = "SSp" }, { at = "O4", unit = "ASp", blocks = 1 }]
+"""
+
+
+def _exchange_weights(bb: float) -> dict[str, object]:
+    w = load_weights()
+    w["battle_back"] = bb
+    return w
+
+
+def test_a_weak_close_combat_is_worth_less_for_the_battle_back_it_risks():
+    from kassen.ai.planner import attack_value
+
+    s = act(position(EXCHANGE), "play order-three-center", "order L3", "order N3", "end-move")
+    assert "attack L3 K4" in s.legal_actions() and "attack N3 O4" in s.legal_actions()
+    plain, risky = _exchange_weights(0.0), _exchange_weights(1.0)
+    weak = attack_value(s, "attack L3 K4", plain)
+    # a 1-block circle unit against a full square one: it hits little, and the battle back (4 dice
+    # against its last block) likely kills it: a loss
+    assert weak > 0 and attack_value(s, "attack L3 K4", risky) < 0
+    # the strong attack leaves the 1-block target no block expected to battle back with: unchanged
+    assert attack_value(s, "attack N3 O4", risky) == attack_value(s, "attack N3 O4", plain) > 0
+    # the shipped weights: no battle back counted
+    assert attack_value(s, "attack L3 K4", load_weights()) == weak

@@ -25,7 +25,8 @@ Terms (each a difference, ``seat`` minus the opponent):
   ``threat_units`` threats count (it orders only a few units a turn), and the
   side that moves next counts more;
 * pending attacks: during a side's own turn, the expected damage of the attacks
-  its ordered units can still make now;
+  its ordered units can still make now (less the battle back a close combat risks, with the
+  optional weight ``battle_back``);
 * Dragon cards held (optional ``dragon_card``, 0 by default): each side's Dragon cards (their
   number is public) count while its Honor & Fortune could pay for them, ``dragon_cost`` a card;
 * hand fit: how well ``seat``'s own section cards match where its units stand;
@@ -115,6 +116,28 @@ def expected_damage(s: CCState, ut: UnitType, blocks: int, kind: str, dist: int,
     return value
 
 
+def close_exchange(s: CCState, ut: UnitType, blocks: int, on: TerrainType, at: Hex, into: Hex, moved: bool,
+                   w: Weights, bonus: int = 0) -> float:
+    """Value of a close combat by the unit at ``at`` (type ``ut``, ``blocks``, on terrain ``on``) on
+    the unit at ``into``: :func:`expected_damage`, less ``battle_back`` (optional weight, 0 by
+    default) times the expected damage of the target's battle back when it survives with the
+    blocks it is expected to keep (its flags and retreats are what the weight below 1 leaves for)."""
+    value = expected_damage(s, ut, blocks, "close", 1, on, into, moved, w, bonus)
+    bb = float(w.get("battle_back", 0.0))
+    if not bb:
+        return value
+    tu = s.units[into]
+    tt = s.ut(tu)
+    n = dice_count(ut, "close", 1, moved, blocks, on, s.ter(into), bonus)
+    if n <= 0:
+        return value
+    exp, p_elim = _damage_table(n, ut, tt, "close")[tu.blocks - 1]
+    left = tu.blocks - int(exp + 0.5)
+    if left <= 0 or s.ter(into).cap_on("close", tt.cavalry) == 0 or on.cap_into("close", tt.cavalry) == 0:
+        return value
+    return value - bb * (1.0 - p_elim) * expected_damage(s, tt, left, "close", 1, s.ter(into), at, False, w)
+
+
 def _threat(s: CCState, h: Hex, w: Weights) -> float:
     """The best expected damage the unit at ``h`` could deal on its side's next turn."""
     u = s.units[h]
@@ -160,7 +183,7 @@ def _pending(s: CCState, h: Hex, w: Weights) -> float:
     for n in s.close_targets(h):
         if n in s.units:
             bonus = s.combat_dice("close", h, n, False) - dice_count(ut, "close", 1, moved, u.blocks, s.ter(h), s.ter(n), 0)
-            best = max(best, expected_damage(s, ut, u.blocks, "close", 1, s.ter(h), n, moved, w, max(0, bonus)))
+            best = max(best, close_exchange(s, ut, u.blocks, s.ter(h), h, n, moved, w, max(0, bonus)))
         else:
             best = max(best, 0.3 * w["banner"])  # a lone Leader: killed by any sword, else he retreats
     for n in s.ranged_targets(h):

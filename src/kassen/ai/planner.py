@@ -43,7 +43,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from kassen.ai.evaluate import Weights, evaluate, expected_damage, load_weights
+from kassen.ai.evaluate import Weights, close_exchange, evaluate, expected_damage, load_weights
 from kassen.ai.players import Player
 from kassen.engine.errors import KassenError
 from kassen.engine.protocol import State
@@ -419,7 +419,8 @@ def _active_seat(s: State) -> int:
 
 
 def attack_value(s: CCState, action: str, w: Weights) -> float:
-    """Expected value of ``attack A B`` / ``fire A B`` (no swarms), for rollouts."""
+    """Expected value of ``attack A B`` / ``fire A B`` (no swarms), for rollouts (a close combat
+    less the battle back it risks, with the weight ``battle_back``)."""
     parts = action.split()
     if len(parts) != 3 or "+" in parts[1]:
         return 0.0
@@ -436,6 +437,8 @@ def attack_value(s: CCState, action: str, w: Weights) -> float:
     from kassen.rulesets.cc_samurai.combat import dice_count
 
     base = dice_count(ut, kind, s.b.distance(ah, dh), moved, u.blocks, s.ter(ah), s.ter(dh), 0)
+    if kind == "close":
+        return close_exchange(s, ut, u.blocks, s.ter(ah), ah, dh, moved, w, max(0, n_total - base))
     return expected_damage(s, ut, u.blocks, kind, s.b.distance(ah, dh), s.ter(ah), dh, moved, w,
                            max(0, n_total - base))
 
@@ -480,7 +483,7 @@ def _gain_ground(s: CCState, seat: int, legal: list[str], w: Weights) -> str:
             u = s2.units.get(h)
             if u is not None:
                 vals = [0.3 * float(w["banner"]) if n not in s2.units else
-                        expected_damage(s2, s2.ut(u), u.blocks, "close", 1, s2.ter(h), n, True, w)
+                        close_exchange(s2, s2.ut(u), u.blocks, s2.ter(h), h, n, True, w)
                         for n in s2.close_targets(h)]
                 v += w["pending_attack"] * max(vals, default=0.0)
         if v > best_v:
@@ -518,7 +521,7 @@ def react(s: CCState, seat: int, legal: list[str], w: Weights, rng: Rng) -> str:
                 dh = s.b.parse(a.split()[1])
                 if dh not in s.units:
                     return 0.3 * float(w["banner"])
-                return expected_damage(s, s.ut(u), u.blocks, "close", 1, s.ter(h), dh, True, w)
+                return close_exchange(s, s.ut(u), u.blocks, s.ter(h), h, dh, True, w)
 
             return max(bonus, key=val)
         if step == "back":
