@@ -135,3 +135,21 @@ def test_a_weak_close_combat_is_worth_less_for_the_battle_back_it_risks():
     assert attack_value(s, "attack N3 O4", risky) == attack_value(s, "attack N3 O4", plain) > 0
     # the shipped weights: no battle back counted
     assert attack_value(s, "attack L3 K4", load_weights()) == weak
+
+
+def test_hard_plays_with_its_own_weights_and_the_other_levels_with_the_shipped_ones():
+    from kassen.ai.planner import TurnPlanner as Planner
+    from kassen.ai.players import level_player
+
+    hard = level_player("hard", "cc-samurai", 1)
+    assert isinstance(hard, Planner)
+    assert hard.w["dragon_card"] > hard.w["honor"] and hard.w["battle_back"] > 0
+    assert hard.dragon_hold < 0.5
+    for level in ("easy", "normal"):
+        p = level_player(level, "cc-samurai", 1)
+        assert isinstance(p, Planner) and p.w == load_weights()
+        assert "dragon_card" not in p.w and "battle_back" not in p.w
+    # every other weight of hard's file is the shipped one
+    shipped = load_weights()
+    assert {k: v for k, v in hard.w.items() if k in shipped and k != "_doc"} == \
+        {k: v for k, v in shipped.items() if k != "_doc"}

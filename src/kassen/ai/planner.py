@@ -43,7 +43,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from kassen.ai.evaluate import Weights, close_exchange, evaluate, expected_damage, load_weights
+from kassen.ai.evaluate import (
+    WEIGHTS_FILE,
+    Weights,
+    close_exchange,
+    evaluate,
+    expected_damage,
+    load_weights,
+)
 from kassen.ai.players import Player
 from kassen.engine.errors import KassenError
 from kassen.engine.protocol import State
@@ -79,7 +86,8 @@ class TurnPlanner(Player):
     each the greedy plan with one of its orders or moves forbidden; ``crn``: every candidate's
     rollout ``r`` plays on the same determinization and dice (common random numbers), so the
     candidates are compared on the same luck. ``reply_cards``: how many cards of the opponent's
-    sampled hand the reply considers (drawn at random; 0: all of them).
+    sampled hand the reply considers (drawn at random; 0: all of them). ``weights_file``: a weights
+    file beside :file:`weights_cc.json` (a level's own) instead of it; ``weights`` wins over both.
     """
 
     name = "normal"
@@ -87,7 +95,8 @@ class TurnPlanner(Player):
     def __init__(self, seed: int = 0, *, weights: Weights | None = None, battle_samples: int = 6,
                  card_rollouts: int = 0, card_beam: int = 3, noise: float = 0.0, seconds: float | None = None,
                  reply: bool = False, dragons: int = 1, dragon_samples: int = 4, dragon_hold: float = 0.5,
-                 variants: int = 0, crn: int = 0, reply_cards: int = 2, name: str | None = None) -> None:
+                 variants: int = 0, crn: int = 0, reply_cards: int = 2, weights_file: str | None = None,
+                 name: str | None = None) -> None:
         self.rng = Rng(seed)
         self.dragons = bool(dragons)
         self.dragon_samples = dragon_samples
@@ -95,7 +104,8 @@ class TurnPlanner(Player):
         #: continuations played to judge Dragon cards, at the last window and in all (counted work)
         self.dragon_work = 0
         self.total_dragon_work = 0
-        self.w = weights if weights is not None else load_weights()
+        self.w = weights if weights is not None else load_weights(
+            None if weights_file is None else WEIGHTS_FILE.with_name(weights_file))
         self.battle_samples = battle_samples
         self.card_rollouts = card_rollouts
         self.card_beam = card_beam

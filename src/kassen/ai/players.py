@@ -110,7 +110,11 @@ class LevelPlayer(Player):
 PLANNER_LEVELS: dict[str, dict[str, object]] = {
     "easy": {"battle_samples": 2, "noise": 0.3},
     "normal": {"battle_samples": 8, "card_rollouts": 6, "card_beam": 3, "reply": True},
-    "hard": {"battle_samples": 16, "card_rollouts": 24, "card_beam": 5, "reply": True},
+    # hard: its own weights (Dragon cards held are worth keeping, a close combat's battle back
+    # counts against it) and Dragon cards played at a smaller margin: 7 of 8 against mcts at 1 s
+    # where the same planner without them won 4 (benchmarks/README.md)
+    "hard": {"battle_samples": 16, "card_rollouts": 24, "card_beam": 5, "reply": True,
+             "weights_file": "weights_cc_hard.json", "dragon_hold": 0.25},
 }
 
 #: the settings of :class:`kassen.ai.lookahead.HalvingPlayer` per game and level: playouts per
