@@ -106,13 +106,14 @@ class LevelPlayer(Player):
 #: the C&C Samurai planner's settings per level (see :class:`kassen.ai.planner.TurnPlanner`).
 #: The budgets are counted (samples and rollouts), never cut by the clock, so a level plays the
 #: same moves on a busy machine as on an idle one; measured on one core of the compiled build,
-#: ``normal`` thinks a median 0.8 CPU-s a turn (skirmish; 1.3 on Sekigahara), ``hard`` 4.9.
+#: ``normal`` thinks a median 0.8 CPU-s a turn (skirmish; 1.3 on Sekigahara), ``hard`` 4.9 (a mean
+#: of 4.2 against mcts).
 PLANNER_LEVELS: dict[str, dict[str, object]] = {
     "easy": {"battle_samples": 2, "noise": 0.3},
     "normal": {"battle_samples": 8, "card_rollouts": 6, "card_beam": 3, "reply": True},
     # hard: its own weights (Dragon cards held are worth keeping, a close combat's battle back
-    # counts against it) and Dragon cards played at a smaller margin: 7 of 8 against mcts at 1 s
-    # where the same planner without them won 4 (benchmarks/README.md)
+    # counts against it) and Dragon cards played at a smaller margin: 31 of 40 against mcts at 1 s
+    # a decision, where the same planner without them won 6 of 16 (benchmarks/README.md)
     "hard": {"battle_samples": 16, "card_rollouts": 24, "card_beam": 5, "reply": True,
              "weights_file": "weights_cc_hard.json", "dragon_hold": 0.25},
 }
