@@ -99,21 +99,28 @@ def block_value(ut: UnitType, w: Weights) -> float:
     return v
 
 
-def expected_damage(s: CCState, ut: UnitType, blocks: int, kind: str, dist: int, on: TerrainType, into: Hex,
-                    moved: bool, w: Weights, bonus: int = 0) -> float:
-    """Value (blocks and banners) of one attack of a unit of type ``ut`` on the unit at ``into``."""
+def _attack(s: CCState, ut: UnitType, blocks: int, kind: str, dist: int, on: TerrainType, into: Hex,
+            moved: bool, w: Weights, bonus: int) -> tuple[float, float, float, int]:
+    """:func:`expected_damage`'s value, with the blocks the target is expected to lose, the chance
+    it is eliminated and the dice rolled."""
     tu = s.units[into]
     tt = s.ut(tu)
     n = dice_count(ut, kind, dist, moved, blocks, on, s.ter(into), bonus)
     if n <= 0:
-        return 0.0
+        return 0.0, 0.0, 0.0, n
     exp, p_elim = _damage_table(n, ut, tt, kind)[tu.blocks - 1]
     value = exp * block_value(tt, w)
     if not tt.bodyguard:
         value += p_elim * (w["banner"] + w["unit_alive"])
     if into in s.leaders:
         value += p_elim * 0.5 * w["banner"]
-    return value
+    return value, exp, p_elim, n
+
+
+def expected_damage(s: CCState, ut: UnitType, blocks: int, kind: str, dist: int, on: TerrainType, into: Hex,
+                    moved: bool, w: Weights, bonus: int = 0) -> float:
+    """Value (blocks and banners) of one attack of a unit of type ``ut`` on the unit at ``into``."""
+    return _attack(s, ut, blocks, kind, dist, on, into, moved, w, bonus)[0]
 
 
 def close_exchange(s: CCState, ut: UnitType, blocks: int, on: TerrainType, at: Hex, into: Hex, moved: bool,
@@ -122,16 +129,12 @@ def close_exchange(s: CCState, ut: UnitType, blocks: int, on: TerrainType, at: H
     the unit at ``into``: :func:`expected_damage`, less ``battle_back`` (optional weight, 0 by
     default) times the expected damage of the target's battle back when it survives with the
     blocks it is expected to keep (its flags and retreats are what the weight below 1 leaves for)."""
-    value = expected_damage(s, ut, blocks, "close", 1, on, into, moved, w, bonus)
+    value, exp, p_elim, n = _attack(s, ut, blocks, "close", 1, on, into, moved, w, bonus)
     bb = float(w.get("battle_back", 0.0))
-    if not bb:
+    if not bb or n <= 0:
         return value
     tu = s.units[into]
     tt = s.ut(tu)
-    n = dice_count(ut, "close", 1, moved, blocks, on, s.ter(into), bonus)
-    if n <= 0:
-        return value
-    exp, p_elim = _damage_table(n, ut, tt, "close")[tu.blocks - 1]
     left = tu.blocks - int(exp + 0.5)
     if left <= 0 or s.ter(into).cap_on("close", tt.cavalry) == 0 or on.cap_into("close", tt.cavalry) == 0:
         return value

@@ -550,11 +550,10 @@ def react(s: CCState, seat: int, legal: list[str], w: Weights, rng: Rng) -> str:
             return "pass" if "pass" in legal else legal[-1]
         if step == "keep":
             return _best_by_eval(s, seat, legal, w)
-        if w.get("dragon_card"):
+        if w.get("dragon_card") and step in ("discard", "replenish"):
             # the evaluation values the Dragon cards held: keep, discard, draw or take Honor by it
             # (the card drawn on a determinization is a sample: only the number held counts)
-            if step in ("discard", "replenish"):
-                return _best_by_eval(s, seat, legal, w)
+            return _best_by_eval(s, seat, legal, w)
         if step == "discard":
             # without a value for held Dragon cards (``dragon_card``) a card held is worth its
             # Honor & Fortune
