@@ -6,10 +6,9 @@ STAMP  := $(VENV)/.installed
 .PHONY: play test lint bench clean chromium
 
 # setup.py compiles the engine's hot modules (mypyc) when a C compiler works, so an edit of
-# one of them rebuilds; KASSEN_PURE_PYTHON=1 installs (and runs) pure Python
-COMPILED := $(wildcard src/kassen/rulesets/cc_samurai/*.py) $(wildcard src/kassen/engine/*.py) \
-            $(wildcard src/kassen/envs/fast*.py) src/kassen/envs/core.py src/kassen/envs/aec.py \
-            src/kassen/ai/playout.py src/kassen/ai/tree.py
+# one of them rebuilds; KASSEN_PURE_PYTHON=1 installs (and runs) pure Python. setup.py holds
+# the one list of those modules and prints it here.
+COMPILED := $(shell python3 setup.py --list-compiled)
 
 $(STAMP): pyproject.toml requirements.lock setup.py $(COMPILED)
 	python3 -m venv $(VENV)

@@ -4,7 +4,10 @@ The modules stay Python source; where a C compiler works they are also compiled 
 extension modules next to the sources (issue 15). ``KASSEN_PURE_PYTHON=1`` at install
 time skips the compile; a failed compile falls back to pure Python with one line of
 explanation. Which modules: every module of the packages below except ``EXCLUDE``
-(a new rules module is compiled without touching this file).
+(a new rules module is compiled without touching this file), and ``MODULES``.
+
+This file is the one list of compiled modules: ``python3 setup.py --list-compiled`` prints it
+(the Makefile rebuilds when one of them changes) without importing setuptools.
 """
 
 from __future__ import annotations
@@ -13,9 +16,6 @@ import os
 import sys
 from glob import glob
 from typing import Any
-
-from setuptools import setup
-from setuptools.command.build_ext import build_ext
 
 #: packages whose modules are compiled (a glob, so a new rules module is picked up)
 PACKAGES = ["src/kassen/rulesets/cc_samurai"]
@@ -50,6 +50,15 @@ def _say(msg: str) -> None:
 def _paths() -> list[str]:
     out = [p for pkg in PACKAGES for p in sorted(glob(f"{pkg}/*.py")) if os.path.basename(p) not in EXCLUDE]
     return out + MODULES
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--list-compiled"]:
+    print(" ".join(_paths()))
+    sys.exit(0)
+
+# imported after the listing, which must work where setuptools is not installed (the Makefile)
+from setuptools import setup  # noqa: E402
+from setuptools.command.build_ext import build_ext  # noqa: E402
 
 
 def _ext_modules() -> list[Any]:
