@@ -4,19 +4,24 @@
         --command "kassen balance cc-samurai --all --games 200 ..." --seed 0 --games-planned 200 [--min-games 20]
 
 Every scenario NEW_DIR's balance.json (a run, or ``kassen balance merge`` of a run still going)
-has at least ``--min-games`` games of replaces the shipped one, with its plots; the others keep
+has at least ``--min-games`` games of replaces the shipped one, with a new plot; the others keep
 the shipped figures. Each scenario then carries its own ``date`` and ``command`` (the lobby shows
 them), so a report joined from two runs never passes one run's games off as the other's.
 The players must be the same.
+
+What ships is compact (:func:`kassen.ai.balance.ship_report`): the statistics without the games
+and one small SVG a scenario (:func:`kassen.ai.balance.write_summary_plot`); the full report,
+every game and the large plots stay in NEW_DIR.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shutil
 from pathlib import Path
 from typing import Any
+
+from kassen.ai.balance import ship_report, write_summary_plot
 
 
 def join(new: dict[str, Any], shipped: dict[str, Any], command: str, min_games: int, seed: int,
@@ -61,9 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     shipped = json.loads((args.shipped / "balance.json").read_text(encoding="utf-8"))
     out, taken = join(new, shipped, args.command, args.min_games, args.seed, args.games_planned)
     for sid in taken:
-        for name in out["plots"][sid]:
-            shutil.copyfile(args.new / name, args.shipped / name)
-    (args.shipped / "balance.json").write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+        write_summary_plot(new["scenarios"][sid], args.shipped, sid)
+    out = ship_report(out)
+    (args.shipped / "balance.json").write_text(json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n",
+                                               encoding="utf-8")
     for sid, rep in out["scenarios"].items():
         print(f"{sid}: {rep['games']} of {rep['games_planned']} games ({'new' if sid in taken else 'kept'})")
     return 0

@@ -417,3 +417,88 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
         names.append(path.name)
     plt.close(fig)
     return names
+
+
+#: what a shipped report leaves out: every game (``results``) and the lengths' value lists (the
+#: lobby shows the win rates; the full report stays in the run's directory)
+_SHIP_DROP = ("results",)
+
+
+def ship_report(doc: dict[str, Any]) -> dict[str, Any]:
+    """The compact copy of a ``balance.json`` that ships with the package (the lobby's figures):
+    every scenario's statistics without its games and the lengths without their value lists, and
+    one small plot per scenario, ``<scenario>.svg`` (:func:`write_summary_plot`)."""
+    out = {k: v for k, v in doc.items() if k not in ("scenarios", "plots")}
+    out["scenarios"] = {}
+    for sid, rep in doc["scenarios"].items():
+        small = {k: v for k, v in rep.items() if k not in _SHIP_DROP}
+        if "length" in small:
+            small["length"] = {k: {f: x for f, x in v.items() if f != "values"}
+                               for k, v in small["length"].items()}
+        out["scenarios"][sid] = small
+    out["plots"] = {sid: [f"{sid}.svg"] for sid in doc["scenarios"]}
+    return out
+
+
+_SVG_NUMBER = re.compile(r"-?\d+\.\d{2,}")
+
+
+def _small_svg(svg: str) -> str:
+    """Matplotlib's SVG made smaller for shipping: no metadata, no indentation, coordinates to a
+    tenth of a point (drawn at 72 points an inch, a tenth is invisible)."""
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    svg = re.sub(r' id="(figure|patch|axes|matplotlib|[xy]tick|line2d|text|LineCollection|barcontainer)[^"]*"', "",
+                 svg)
+    svg = _SVG_NUMBER.sub(lambda m: f"{float(m.group()):.1f}".rstrip("0").rstrip("."), svg)
+    svg = re.sub(r">\s+<", "><", re.sub(r"\s*\n\s*", " ", svg)).strip()
+    while "<g></g>" in svg or re.search(r"<g>(<[^g][^>]*/>)</g>", svg):  # wrappers left with nothing to say
+        svg = re.sub(r"<g>(<[^g][^>]*/>)</g>", r"\1", svg.replace("<g></g>", ""))
+    return svg + "\n"
+
+
+def write_summary_plot(report: dict[str, Any], out_dir: Any, stem: str | None = None) -> str:
+    """The small plot shipped for the lobby: each side's win rate (and the first mover's) with its
+    95% Wilson interval, as ``<stem>.svg`` in ``out_dir`` (a few kilobytes); returns the file name."""
+    import io
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams["svg.fonttype"] = "none"
+    plt.rcParams["svg.hashsalt"] = "kassen"
+    plt.rcParams["font.sans-serif"] = ["DejaVu Sans"]  # one name per text, not matplotlib's fallbacks
+    sides = report["sides"]
+    armies = report.get("armies") or sides
+    colours = ["#b22222", "#1f4e9c", "#2e7d32", "#8e6c00"]
+    bars: list[tuple[str, dict[str, Any], str]] = [
+        (s if army == s else f"{s}\n{army[:20]}", report["win_rate_by_side"][s], colours[i % len(colours)])
+        for i, (s, army) in enumerate(zip(sides, armies))]
+    if report["first_player"]["games"]:
+        bars.append(("first to\nmove", report["first_player"], "#777777"))
+    rates = [b[1]["rate"] or 0.0 for b in bars]
+    fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(bars), 2.6), dpi=72)
+    ax.bar(range(len(bars)), rates, color=[b[2] for b in bars], capsize=4,
+           yerr=[[max(0.0, r - b[1]["ci95"][0]) for r, b in zip(rates, bars)],
+                 [max(0.0, b[1]["ci95"][1] - r) for r, b in zip(rates, bars)]])
+    for i, (r, b) in enumerate(zip(rates, bars)):
+        ax.text(i, min(r + 0.04, 0.93), f"{b[1]['wins']}", ha="center", fontsize=7)
+    ax.axhline(0.5, color="black", linewidth=0.6, linestyle=":")
+    ax.set_xticks(range(len(bars)), [b[0] for b in bars], fontsize=7)
+    ax.set_ylim(0, 1)
+    ax.set_yticks([0, 0.25, 0.5, 0.75, 1], ["0", "25%", "50%", "75%", "100%"], fontsize=7)
+    turns = report["length"]["turns"]["mean"]
+    ax.set_title(f"{report['name']}: {report['games']} games"
+                 + (f", {turns:.0f} turns on average" if turns else "")
+                 + "\nwins, win rate (95% Wilson interval)", fontsize=8)
+    for spine in ("top", "right"):
+        ax.spines[spine].set_visible(False)
+    fig.tight_layout()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None})
+    plt.close(fig)
+    name = f"{stem or report['scenario']}.svg"
+    (Path(out_dir) / name).write_text(_small_svg(buf.getvalue()), encoding="utf-8")
+    return name
