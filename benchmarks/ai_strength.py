@@ -29,6 +29,8 @@ interval does. Exit status: 0, or 1 with ``--check`` when a target is missed.
 A long series is split by seed across processes and sessions (``--games 2 --seed S --json
 part-S.json`` for S = 0, 2, 4, ...) and counted as one with ``--merge part-*.json [--json all.json]``:
 each seed once (a seed in two files must have the same result), the same report as one run.
+The parts are kept in one file, ``benchmarks/results/NAME.jsonl`` (``benchmarks/series.py pack``),
+which ``--merge`` reads as it reads the parts: ``--merge benchmarks/results/NAME.jsonl``.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
+
+import series
 
 from kassen.ai.players import Player, make_player
 from kassen.ai.search import MCTSPlayer
@@ -257,14 +261,13 @@ def conclude(labels: list[str], results: list[dict[str, Any]], seats: tuple[str,
     return verdict
 
 
-def merge(paths: list[str], json_path: str | None, check: bool) -> int:
-    """The pairings of several ``--json`` files as one series each: games joined by seed."""
+def merge(paths: list[str], json_path: str | None, check: bool, seeds: tuple[int, int] | None = None) -> int:
+    """The pairings of several ``--json`` files as one series each: games joined by seed. A
+    series file (``benchmarks/results/NAME.jsonl``, :mod:`series`) counts as its parts' files."""
     by_title: dict[str, dict[int, dict[str, Any]]] = {}
     labels_of: dict[str, list[str]] = {}
     game_of: dict[str, str] = {}
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+    for path, doc in series.load_docs(paths):
         for pairing in doc["pairings"]:
             title = pairing["pairing"]
             labels_of[title] = [pairing["player"], pairing["opponent"]]
@@ -279,6 +282,8 @@ def merge(paths: list[str], json_path: str | None, check: bool) -> int:
     report: list[dict[str, Any]] = []
     all_met = True
     for title, games in by_title.items():
+        if seeds is not None:  # a range of the series (e.g. the 40 games a target asks for)
+            games = {s: g for s, g in games.items() if seeds[0] <= s <= seeds[1]}
         results = [games[seed] for seed in sorted(games)]
         seeds = sorted(games)
         print(f"== {title}: {len(results)} games merged from {len(paths)} file(s), seeds {_ranges(seeds)}")
@@ -322,10 +327,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="exit with status 1 when a target is missed")
     ap.add_argument("--merge", nargs="+", metavar="JSON",
                     help="play nothing: merge the --json files of series split by seed (across processes or "
-                         "sessions) into one count per pairing; a seed met twice must have the same result")
+                         "sessions), or a series file (.jsonl), into one count per pairing; a seed met twice "
+                         "must have the same result")
+    ap.add_argument("--seeds", metavar="LO-HI", help="with --merge: count only the games of these seeds")
     args = ap.parse_args(argv)
     if args.merge:
-        return merge(args.merge, args.json_path, args.check)
+        lo, _, hi = (args.seeds or "").partition("-")
+        if args.seeds and not (lo.isdigit() and hi.isdigit() and int(lo) <= int(hi)):
+            ap.error(f"--seeds must be LO-HI with LO <= HI, not {args.seeds!r}")
+        return merge(args.merge, args.json_path, args.check, (int(lo), int(hi)) if args.seeds else None)
     if args.games < 1 or args.workers < 1:
         ap.error("--games and --workers must be at least 1")
 

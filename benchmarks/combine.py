@@ -1,17 +1,19 @@
 """Combine the JSON files of several `strength.py` series of the same pair (a long series
-split by seed across processes) into one count with its 95% Wilson interval.
+split by seed across processes) into one count with its 95% Wilson interval; a series file
+(``benchmarks/results/NAME.jsonl``, ``benchmarks/series.py``) counts as its parts' files.
 
 Usage::
 
-    PYTHONPATH=src .venv/bin/python benchmarks/combine.py benchmarks/results-hv-normal-greedy-seeds*.json
+    PYTHONPATH=src .venv/bin/python benchmarks/combine.py benchmarks/results/hv-normal6b-greedy.jsonl
+    PYTHONPATH=src .venv/bin/python benchmarks/combine.py /tmp/run/results-NAME-seeds*.json
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
-from typing import Any
+
+import series
 
 from kassen.ai.series import wilson
 
@@ -27,8 +29,7 @@ def main(paths: list[str]) -> int:
     commits: set[str] = set()
     seeds: list[int] = []
     players: tuple[str, str] = ("", "")
-    for p in paths:
-        data: dict[str, Any] = json.loads(Path(p).read_text())
+    for _, data in series.load_docs(paths):
         summ = data["summary"]
         players = (summ["player"], summ["opponent"])
         commits.add(summ["commit"])

@@ -49,3 +49,29 @@ def test_merge_refuses_a_seed_with_two_results(tmp_path: Path) -> None:
     b = _file(tmp_path, "b.json", [_game(0, 1)])
     with pytest.raises(SystemExit, match="seed 0 .* another result"):
         ai_strength.merge([a, b], None, check=False)
+
+
+def test_a_series_file_merges_as_its_part_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 32: the parts of a series live in one file (``benchmarks/series.py pack``), which
+    ``--merge`` counts as it counts the part files, logs and load kept beside the games."""
+    import series
+
+    a = _file(tmp_path, "results-x-seeds0.json", [_game(0, 0), _game(1, 1)])
+    b = _file(tmp_path, "results-x-seeds2.json", [_game(2, 0), _game(3, 0)])
+    (tmp_path / "results-x-seeds0.log").write_text("== hard vs mcts@1600it\n  game 1/2 seed 0 hard vs mcts: hard\n"
+                                                   "  hard won 2/2\n")
+    (tmp_path / "results-x-seeds0.uptime").write_text(" 01:00:00 up 1:00,  load average: 1.00, 1.00, 1.00\n")
+    packed = tmp_path / "results" / "x.jsonl"
+    assert series.pack(str(packed), [a, b, str(tmp_path / "results-x-seeds0.log"),
+                                     str(tmp_path / "results-x-seeds0.uptime")], "two parts") == 0
+    parts = [json.loads(line) for line in packed.read_text().splitlines() if '"type":"part"' in line]
+    assert [p["part"] for p in parts] == ["seeds0", "seeds2"]
+    assert parts[0]["log"] == ["== hard vs mcts@1600it", "  hard won 2/2"]  # the game's line is in the JSON
+    assert parts[0]["uptime"] == ["01:00:00 up 1:00,  load average: 1.00, 1.00, 1.00"]
+    assert [doc for _, doc in series.docs(str(packed))] == [json.loads(Path(p).read_text()) for p in (a, b)]
+    capsys.readouterr()
+    from_parts, from_series = tmp_path / "p.json", tmp_path / "s.json"
+    assert ai_strength.merge([a, b], str(from_parts), check=False) == 0
+    assert ai_strength.merge([str(packed)], str(from_series), check=False) == 0
+    assert json.loads(from_parts.read_text())["pairings"] == json.loads(from_series.read_text())["pairings"]
+    assert "4 games merged" in capsys.readouterr().out
