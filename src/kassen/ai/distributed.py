@@ -12,7 +12,7 @@ back in game order: a series gives the same results on Ray as in one process.
   down after it. Its workers find this copy of Kassen through ``PYTHONPATH``.
 * any other address (``auto``, ``HOST:6379``, ``ray://HOST:10001``): the run
   joins that cluster; every node must have the same Kassen installed (see
-  ``benchmarks/ray.md``). The driver disconnects after, the cluster stays.
+  ``docs/ray.md``). The driver disconnects after, the cluster stays.
 """
 
 from __future__ import annotations

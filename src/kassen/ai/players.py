@@ -113,7 +113,7 @@ PLANNER_LEVELS: dict[str, dict[str, object]] = {
     "normal": {"battle_samples": 8, "card_rollouts": 6, "card_beam": 3, "reply": True},
     # hard: its own weights (Dragon cards held are worth keeping, a close combat's battle back
     # counts against it) and Dragon cards played at a smaller margin: 31 of 40 against mcts at 1 s
-    # a decision, where the same planner without them won 6 of 16 (benchmarks/README.md)
+    # a decision, where the same planner without them won 6 of 16 (docs/decisions.md)
     "hard": {"battle_samples": 16, "card_rollouts": 24, "card_beam": 5, "reply": True,
              "weights_file": "weights_cc_hard.json", "dragon_hold": 0.25},
 }
