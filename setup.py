@@ -53,6 +53,7 @@ def _paths() -> list[str]:
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--list-compiled"]:
+    os.chdir(os.path.dirname(os.path.abspath(__file__)))  # the paths are relative to the project
     print(" ".join(_paths()))
     sys.exit(0)
 

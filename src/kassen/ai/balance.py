@@ -484,7 +484,7 @@ def write_summary_plot(report: dict[str, Any], out_dir: Any, stem: str | None = 
            yerr=[[max(0.0, r - b[1]["ci95"][0]) for r, b in zip(rates, bars)],
                  [max(0.0, b[1]["ci95"][1] - r) for r, b in zip(rates, bars)]])
     for i, (r, b) in enumerate(zip(rates, bars)):
-        ax.text(i, min(r + 0.04, 0.93), f"{b[1]['wins']}", ha="center", fontsize=7)
+        ax.text(i + 0.1, min(r + 0.03, 0.92), f"{b[1]['wins']}", ha="left", fontsize=7)  # beside the bar's interval
     ax.axhline(0.5, color="black", linewidth=0.6, linestyle=":")
     ax.set_xticks(range(len(bars)), [b[0] for b in bars], fontsize=7)
     ax.set_ylim(0, 1)
