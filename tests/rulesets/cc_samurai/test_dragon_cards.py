@@ -16,7 +16,7 @@ from kassen.engine.dice import parse_faces
 from kassen.engine.events import Event
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.state import POOL_TOTAL, CCState
-from tests.rulesets.cc_samurai.helpers import act, leader, position, run, unit
+from tests.rulesets.cc_samurai.helpers import act, leader, position, run, skip_pass, unit
 
 RED, BLUE = 0, 1
 
@@ -344,7 +344,9 @@ def test_dragon_physician_gives_back_one_lost_block_and_the_unit_may_not_be_orde
 def test_dragon_physician_has_no_target_when_no_unit_has_lost_a_block():
     s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["physician"])
     s = s.apply("play order-three-center")
-    assert s.stack[-1]["t"] == "order"  # R32: no window when no card can be played
+    # R32 (issue 30): the window opens on public facts (other cards of the window could be
+    # played), but Physician is no choice there
+    assert s.stack[-1]["t"] == "dragon" and s.legal_actions() == ["pass"]
 
 
 def test_dragon_blue_dragon_a_die_per_enemy_unit_by_water_its_symbol_removes_a_block_no_casualty_check():
@@ -371,7 +373,9 @@ def test_dragon_blue_dragon_a_die_per_enemy_unit_by_water_its_symbol_removes_a_b
 def test_dragon_blue_dragon_is_not_offered_without_an_enemy_unit_by_water():
     s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["blue-dragon"])
     s = s.apply("play order-three-center")
-    assert s.stack[-1]["t"] == "order"  # no window: Blue Dragon has no target
+    # R32: the window opens on public facts (other cards of it could be played), but Blue
+    # Dragon, without a target, is no choice there
+    assert s.stack[-1]["t"] == "dragon" and s.legal_actions() == ["pass"]
 
 
 def test_dragon_red_dragon_four_dice_each_unit_symbol_removes_a_block_no_casualty_check():
@@ -551,7 +555,7 @@ def test_dragon_cowardice_beats_brave_leader_played_after_it():
         pieces = [{ at = "M4", unit = "ASp", leader = "foot" }]
     """, red_dragons=["cowardice"], blue_dragons=["brave-leader"])
     s = act(s, "play order-three-center", "order L3", "end-move")
-    s = act(s.apply("attack L3 M4"), "dragon cowardice M4", dice="f c c")
+    s = act(skip_pass(s.apply("attack L3 M4")), "dragon cowardice M4", dice="f c c")
     assert s.to_move() == BLUE and s.legal_actions() == ["dragon brave-leader", "pass"]
     s = act(s, "dragon brave-leader")
     assert not any(a.startswith("ignore") for a in s.legal_actions())
@@ -680,7 +684,7 @@ def test_dragon_spirit_of_hachiman_rerolls_all_the_dice_and_the_second_roll_stan
     # "after you roll (close combat), your attacking unit: reroll all the dice; the second roll stands"
     s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["spirit-of-hachiman"])
     s = act(s, "play order-three-center", "order L3", "end-move")
-    s = s.with_forced_dice(parse_faces("c c c " + "t t x")).apply("attack L3 M4")
+    s = skip_pass(s.with_forced_dice(parse_faces("c c c " + "t t x")).apply("attack L3 M4"))
     assert s.to_move() == RED and s.legal_actions() == ["dragon spirit-of-hachiman", "pass"]
     s, evs = run(s, "dragon spirit-of-hachiman")
     assert rolls(evs) == [3]  # the reroll, with as many dice
@@ -712,7 +716,7 @@ def test_dragon_brave_leader_a_unit_with_its_leader_ignores_every_flag_of_the_ro
     def rolled(dragon: str) -> CCState:
         s = position(body, blue_dragons=["brave-leader"])
         s = act(s, "play order-three-center", "order L3", "end-move")
-        s = s.with_forced_dice(parse_faces("f f c")).apply("attack L3 M4")
+        s = skip_pass(s.with_forced_dice(parse_faces("f f c")).apply("attack L3 M4"))
         assert s.to_move() == BLUE and s.legal_actions() == ["dragon brave-leader", "pass"]
         return act(s, dragon)
 
@@ -723,7 +727,7 @@ def test_dragon_brave_leader_a_unit_with_its_leader_ignores_every_flag_of_the_ro
 def test_dragon_brave_leader_is_not_offered_to_a_unit_without_a_leader():
     s = position(DUEL.format(red="ASp", blue="ASp"), blue_dragons=["brave-leader"])
     s = act(s, "play order-three-center", "order L3", "end-move")
-    s = s.with_forced_dice(parse_faces("f f c")).apply("attack L3 M4")  # no window fits: straight to the flags
+    s = skip_pass(s.with_forced_dice(parse_faces("f f c")).apply("attack L3 M4"))  # no card fits: to the flags
     assert not any(a.startswith("dragon") for a in s.legal_actions()) and s.stack[-1]["t"] == "retreat"
 
 
@@ -849,21 +853,29 @@ def test_dragon_card_cannot_be_played_without_enough_honor_and_fortune():
     # "Dragon cards cannot be played if there are insufficient Honor and Fortune tokens"
     poor = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["panic"], red_honor=2)
     poor = poor.apply("play order-three-center")
-    assert poor.stack[-1]["t"] == "order"  # no window: Panic cannot be paid
+    assert poor.legal_actions() == ["pass"]  # Panic cannot be paid (R32: the window opens all the same)
     rich = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["panic"], red_honor=3)
     rich = rich.apply("play order-three-center")
     assert rich.legal_actions() == ["dragon panic", "pass"]
 
 
-def test_dragon_window_is_not_asked_when_no_card_fits():
-    # issue 4 / R32: "Offer a window only when the player holds a card playable there and can pay
-    # for it": Red's Revenge and Blue's Shot Proof Armor (ranged only) fit none of these windows
+def test_dragon_window_opens_on_public_facts_and_offers_only_the_cards_that_fit():
+    # R32 (issue 30): each window opens whatever the hand holds, so the question reveals
+    # nothing; Red's Revenge and Blue's Shot Proof Armor (ranged only) fit none of these
+    # windows, so their only answer is "pass"
     s = position(DUEL.format(red="ASp", blue="ASp"), red_dragons=["revenge"], blue_dragons=["shot-proof-armor"])
     s = s.apply("play order-three-center")
-    assert s.stack[-1]["t"] == "order"
-    s = act(s, "order L3", "end-move")
+    assert (s.stack[-1]["t"], s.to_move(), s.legal_actions()) == ("dragon", RED, ["pass"])
+    s = act(s, "pass", "order L3", "end-move")
     s = s.with_forced_dice(parse_faces("c c c")).apply("attack L3 M4")
-    # no declare, before-roll, after-roll or after-enemy-roll question: the roll is already resolved
+    asked = []
+    while s.legal_actions() == ["pass"]:
+        asked.append((s.to_move(), s.stack[-1].get("step")))
+        s = s.apply("pass")
+    # declared (Blue, with First Strike's question), before the roll (Red: Strike Fear could
+    # fit), after it (Red: Spirit of Hachiman could); after the enemy's roll nothing of Blue's
+    # could fit (Brave Leader needs an attached Leader, Shot Proof Armor ranged fire)
+    assert asked == [(BLUE, "react"), (RED, "prep"), (RED, "after_att")]
     assert s.to_move() == BLUE and s.legal_actions() == ["battle-back", "no-battle-back"]
 
 

@@ -813,3 +813,32 @@ def test_dragon_wise_advisor_is_not_offered_without_three_tokens():
     s, _ = walk(s, "end-battle", seen)
     assert not offered(seen, "wise-advisor")
     assert s.stack[-1]["t"] == "end" and s.stack[-1]["step"] == "discard"  # the draw was made
+
+
+def test_dragon_legendary_combat_is_not_offered_after_a_roll_that_scored_nothing():
+    # "After a successful close combat": a roll with no hit and no flag cannot make one (R32,
+    # issue 30: a card whose condition cannot hold is never offered)
+    s = position("""
+        [red]
+        pieces = [{ at = "L3", unit = "ASp" }]
+        [blue]
+        pieces = [{ at = "M4", unit = "ASp", blocks = 1 }, { at = "F9", unit = "ASp" }]
+    """, red_dragons=["legendary-combat"])
+    s = act(s, "play order-three-center", "order L3", "end-move")
+    seen: list[list[str]] = []
+    s, _ = walk(s, "attack L3 M4", seen, dice="c c h")  # circles and Honor: no hit, no flag
+    assert not offered(seen, "legendary-combat")
+    assert dragon_slugs(s, RED) == ["legendary-combat"]
+
+
+def test_dragon_legendary_combat_is_offered_after_a_roll_that_scored():
+    s = position("""
+        [red]
+        pieces = [{ at = "L3", unit = "ASp" }]
+        [blue]
+        pieces = [{ at = "M4", unit = "ASp" }, { at = "F9", unit = "ASp" }]
+    """, red_dragons=["legendary-combat"])
+    s = act(s, "play order-three-center", "order L3", "end-move")
+    seen: list[list[str]] = []
+    walk(s, "attack L3 M4", seen, dice="t c h")
+    assert offered(seen, "legendary-combat")

@@ -24,11 +24,15 @@ def test_first_strike_is_offered_to_the_defender_after_the_close_combat_is_decla
     assert s.to_move() == 1 and s.legal_actions() == ["first-strike", "pass"]
 
 
-def test_first_strike_question_is_not_asked_without_a_card_to_play():
-    # issue 4: "Offer a window only when the player holds a card playable there"
+def test_first_strike_question_is_asked_whatever_the_hand_holds_r32():
+    # R32 (issue 30): whether the defender is asked depends on public facts only, so the
+    # question tells the attacker nothing; without the card his only answer is "pass"
     s = position(BODY)
     s = act(s, "play order-three-center", "order L3", "end-move")
     s = s.with_forced_dice(["c", "c", "c"]).apply("attack L3 M4")
+    assert s.to_move() == 1 and s.legal_actions() == ["pass"]
+    assert s.prompt() == _attack().prompt()
+    s = s.apply("pass")
     assert s.to_move() == 1 and s.legal_actions() == ["battle-back", "no-battle-back"]
 
 

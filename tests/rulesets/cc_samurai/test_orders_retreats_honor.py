@@ -1279,3 +1279,13 @@ def test_command_tent_unoccupied_stops_a_unit_entering_it():
     assert "move K8 L9" in s.legal_actions()
     # M10 lies two hexes away, only through L9
     assert "move K8 M10" not in s.legal_actions()
+
+
+def test_end_of_turn_draw_two_keep_one_is_asked_even_when_both_cards_are_alike_r32():
+    # whether the player is asked must not tell the opponent that the two cards drawn are alike
+    s = position(QUIET, red_hand=["order-one-center", "order-two-center", "order-three-left", "order-three-right", "advance-center"],
+                 command_deck=["order-two-left", "order-two-left"])
+    s = act(s, "play order-one-center", "order L3", "end-move")
+    assert s.to_move() == RED and s.legal_actions() == ["keep order-two-left"]
+    s = act(s, "keep order-two-left")
+    assert [s.t.command_ids[c] for c in s.cmd_discard].count("order-two-left") == 1

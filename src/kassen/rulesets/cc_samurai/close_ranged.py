@@ -86,14 +86,20 @@ class CombatSequence(CCStateData):
                 out.append(h)
         return out
 
+    def _first_strike_possible(self: CCState, task: CombatTask) -> bool:
+        """Whether First Strike could answer this declaration, whatever the defender holds:
+        one attacker the target could battle back against, and a Command card in his hand."""
+        return (not task.get("first_strike") and not task.get("no_back") and len(task["atts"]) == 1
+                and bool(self.hands[task["seat"]]) and self.t.has_first_strike
+                and self._can_battle_back(self.b.parse(task["tgt"]), self.b.parse(task["att"])))
+
     def _legal_combat(self: CCState, task: CombatTask) -> list[str]:
         step = task["step"]
         if step == "react":
             # First Strike (a Command card) and a Dragon card of this window answer the same
             # declaration independently, in either order (R47); Ambush excludes First Strike
             fs = []
-            if (not task.get("first_strike") and not task.get("no_back") and len(task["atts"]) == 1
-                    and self._can_battle_back(self.b.parse(task["tgt"]), self.b.parse(task["att"]))
+            if (self._first_strike_possible(task)
                     and any(self.t.command_ids[c] == "first-strike" for c in self.hands[task["seat"]])):
                 fs = ["first-strike"]
             return [*fs, *dragons.actions(self, task["seat"], "declare", task), "pass"]
@@ -125,7 +131,9 @@ class CombatSequence(CCStateData):
         step = cx["step"]
         ah = self.b.parse(cx["att"])
         if step == "react":
-            if self._legal_combat(cx) != ["pass"]:
+            # the defender is asked when First Strike or a Dragon card of this window could
+            # answer, judged on public information only: never on the cards he holds (R32)
+            if self._first_strike_possible(cx) or dragons.window_opens(self, cx["seat"], "declare", cx):
                 return False
             self._end_react(cx)
             return True
@@ -146,7 +154,7 @@ class CombatSequence(CCStateData):
             return True
         if step == "prep":
             cx["seat"] = self.units[ah].side
-            if dragons.actions(self, cx["seat"], "before-roll", cx):
+            if dragons.window_opens(self, cx["seat"], "before-roll", cx):
                 return False
             cx["step"] = "roll"
             return True
@@ -155,14 +163,14 @@ class CombatSequence(CCStateData):
             return True
         if step == "after_att":
             cx["seat"] = self.units[ah].side if ah in self.units else cx["seat"]
-            if dragons.actions(self, cx["seat"], "after-roll", cx):
+            if dragons.window_opens(self, cx["seat"], "after-roll", cx):
                 return False
             cx["step"] = "after_def"
             return True
         if step == "after_def":
             dh = self.b.parse(cx["tgt"])
             tu = self.units.get(dh)
-            if tu is not None and tu.uid == cx["tgt_uid"] and dragons.actions(self, tu.side, "after-enemy-roll", cx):
+            if tu is not None and tu.uid == cx["tgt_uid"] and dragons.window_opens(self, tu.side, "after-enemy-roll", cx):
                 cx["seat"] = tu.side
                 return False
             cx["step"] = "resolve"
@@ -396,7 +404,7 @@ class CombatSequence(CCStateData):
             if self.ter(dh).impassable or (ah in self.leaders and self.b.is_half(dh)):
                 self.stack.pop()
                 return
-            cx["step"] = "hollow" if dragons.actions(self, 1 - att.side, "enemy-success", cx) else "gain"
+            cx["step"] = "hollow" if dragons.window_opens(self, 1 - att.side, "enemy-success", cx) else "gain"
             cx["seat"] = 1 - att.side if cx["step"] == "hollow" else att.side
             return
         tu = self.units.get(dh)

@@ -2,9 +2,12 @@
 
 The card texts are ``data/dragon_cards.toml`` (the product's reconstruction,
 ``shared/rules/dragon-cards.md``). This module gives each implemented card its
-*window* (the moment it may be played), its *target* and its effect. A player is
-asked at a window whenever he holds a Dragon card and has not yet played one this
-turn — whatever he holds — so the question itself reveals nothing (R32). Playing:
+*window* (the moment it may be played), its *target* and its effect. Whether a window
+opens (whether the player becomes the seat to move) depends on public information only:
+he holds a Dragon card (the count is public), may still play one, and some card of the
+window — whatever he holds — could be paid for and applies to the situation
+(:func:`window_opens`, R32). So the question itself reveals nothing of his hand; his
+legal actions there are the cards he really holds, and ``pass``. Playing:
 ``dragon <slug>`` or ``dragon <slug> <hex>``.
 """
 
@@ -12,9 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kassen.engine.dice import Face
+from kassen.engine.dice import FACE_OF, Face
 from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
+from kassen.rulesets.cc_samurai.combat import score_faces
 from kassen.rulesets.cc_samurai.common import as_json
 from kassen.rulesets.cc_samurai.tasks import (
     CombatTask,
@@ -112,6 +116,23 @@ def can_be_asked(s: CCState, seat: int) -> bool:
     return not s.ti["dragon_played"][seat] or bool(thief and thief[0] == seat and thief[1] in s.dragons[seat])
 
 
+def window_opens(s: CCState, seat: int, window: str, cx: WindowTask | None = None) -> bool:
+    """Whether ``seat`` is asked at ``window``: on public information only (R32).
+
+    He holds a Dragon card and may still play one (:func:`can_be_asked`: counts and flags
+    everybody sees), and some card of this window, whichever he holds, costs no more than
+    his Honor & Fortune and has a target in this situation. Two states that differ only in
+    the hidden cards open the same windows.
+    """
+    if not can_be_asked(s, seat):
+        return False
+    table, honor = s.t.dragon, s.honor[seat]
+    for slug in _AT_WINDOW.get(window, ()):
+        if slug in table and table[slug].cost <= honor and _targets(s, seat, slug, CARDS[slug][1], cx):
+            return True
+    return False
+
+
 def actions(s: CCState, seat: int, window: str, cx: WindowTask | None = None) -> list[str]:
     """The ``dragon ...`` actions ``seat`` may take at ``window`` (without ``pass``)."""
     if not can_be_asked(s, seat):
@@ -181,13 +202,15 @@ def _condition(s: CCState, seat: int, slug: str, cx: WindowTask | None) -> bool:
             return False
         if slug == "shot-proof-armor" and kind != "ranged":
             return False
-        if slug == "brave-leader" or slug == "shot-proof-armor":
-            return cx.get("tgt_uid") is not None
+        if slug == "brave-leader":  # ignores the roll's flags: nothing to do without one
+            return cx.get("tgt_uid") is not None and _roll_counts(s, cx)[1] > 0
+        if slug == "shot-proof-armor":  # even after a roll that scored nothing: Hold and Shoot's
+            return cx.get("tgt_uid") is not None  # second shot cancels the first one's too (R34)
         if slug == "ambush":  # "cannot be combined with, or answer, First Strike"
             return (not cx.get("first_strike") and cx.get("role") != "first" and len(cx["atts"]) == 1
                     and s._can_battle_back(s.b.parse(cx["tgt"]), s.b.parse(cx["att"])))
-        if slug == "legendary-combat":
-            return cx["role"] in ("attack", "bonus")
+        if slug == "legendary-combat":  # only a roll that scored can make the combat successful
+            return cx["role"] in ("attack", "bonus") and _roll_counts(s, cx) != (0, 0)
         if slug == "personal-challenge":
             ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
             return ah in s.units and dh in s.units and ah in s.leaders and dh in s.leaders
@@ -209,6 +232,20 @@ def _condition(s: CCState, seat: int, slug: str, cx: WindowTask | None) -> bool:
     if slug == "wise-advisor":
         return bool(s.cmd_discard)
     return True
+
+
+def _roll_counts(s: CCState, cx: CombatTask) -> tuple[int, int]:
+    """The hits and flags the roll in ``cx`` scores against its target (a sword against a
+    lone Leader counts as a hit); ``(0, 0)`` before the roll or when nothing is there."""
+    faces = [FACE_OF[f] for f in cx.get("faces", ())]
+    ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
+    u, tu = s.units.get(ah), s.units.get(dh)
+    if u is None or not faces:
+        return (0, 0)
+    if tu is None:
+        return (faces.count(Face.SWORDS), 0) if dh in s.leaders else (0, 0)
+    sc = score_faces(faces, s.ut(u), s.ut(tu), cx["kind"], len(cx["inspired"]))
+    return (sc.hits, sc.flags)
 
 
 def _blue_dragon_targets(s: CCState, enemy: int) -> list[Hex]:

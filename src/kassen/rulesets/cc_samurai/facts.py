@@ -120,6 +120,8 @@ class Tables:
         self.units = units
         self.terrain = terrain
         self.command: dict[str, CommandCard] = {c.slug: c for c in command}
+        #: whether the deck holds First Strike, so that an enemy close combat may be answered (R32)
+        self.has_first_strike: bool = "first-strike" in self.command
         self.dragon: dict[str, DragonCard] = {c.slug: c for c in dragon}
         #: card-instance id -> slug, e.g. "C#07" -> "order-two-center" (the # keeps ids apart from hex names)
         self.command_ids: dict[str, str] = {}

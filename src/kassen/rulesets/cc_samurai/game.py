@@ -28,7 +28,8 @@ class CCSamuraiGame(Game):
 
     id = "cc-samurai"
     name = "Commands & Colors: Samurai Battles"
-    rules_version = "1"
+    #: 2: Dragon-card and First Strike windows open on public information only (R32, issue 30)
+    rules_version = "2"
     seats = ("Red", "Blue")
     #: the tables and rule flags used (``data/<edition>.toml`` overlays GMT's)
     edition = "gmt"

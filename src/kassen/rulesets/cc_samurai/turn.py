@@ -174,8 +174,8 @@ class TurnRules(CCStateData):
                 self.own_command_cards()
                 self.cmd_discard.append(cid)
                 self.ti["card"] = None
-            if dragons.actions(self, side, "end"):
-                return False  # Wise Advisor may be played instead of drawing
+            if dragons.window_opens(self, side, "end"):
+                return False  # Wise Advisor may be played instead of drawing (asked on public facts: R32)
             task["step"] = "draw"
             return True
         if step == "wise-pick":
@@ -209,7 +209,9 @@ class TurnRules(CCStateData):
             if self.ti.get("wise_taken"):
                 n = 0  # Wise Advisor: a card from the discard pile instead of the draw
             drawn = [c for c in (self.draw_command(side) for _ in range(n)) if c is not None]
-            if len(drawn) == 2 and self.t.command_ids[drawn[0]] != self.t.command_ids[drawn[1]]:
+            # asked even when both cards are alike (one choice then), so that whether he is asked
+            # tells the opponent nothing about the cards drawn (R32)
+            if len(drawn) == 2:
                 task["drawn"] = drawn
                 task["step"] = "keep"
                 names = " and ".join(self.card_name(c) for c in drawn)

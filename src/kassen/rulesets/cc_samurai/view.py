@@ -50,9 +50,12 @@ class ViewRules(CCStateData):
                 k = len(t["drawn"])
                 t["drawn"], rest = rest[:k], rest[k:]
         s.cmd_deck = rest
-        dpool = rng.shuffled(sorted(s.dr_deck + s.dragons[opp]))
-        k = len(s.dragons[opp])
-        s.dragons[opp], s.dr_deck = dpool[:k], dpool[k:]
+        # a card Ninja Thief took from ``seat`` is known to him: it stays in the thief's hand
+        thief = s.ti.get("thief")
+        kept = [thief[1]] if thief and thief[0] == opp and thief[1] in s.dragons[opp] else []
+        dpool = rng.shuffled(sorted(s.dr_deck + [d for d in s.dragons[opp] if d not in kept]))
+        k = len(s.dragons[opp]) - len(kept)
+        s.dragons[opp], s.dr_deck = kept + dpool[:k], dpool[k:]
         for t in s.stack:
             if t["t"] == "pick":
                 t["perm"] = rng.shuffled(sorted(s.hands[t["victim"]]))

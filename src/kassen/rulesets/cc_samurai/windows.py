@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 @trait
 class DragonWindows(CCStateData):
     def _auto_dragon(self: CCState, task: DragonTask) -> bool:
-        if dragons.actions(self, task["seat"], task["w"], task):
+        # opened on public information only, never on the cards held (R32)
+        if dragons.window_opens(self, task["seat"], task["w"], task):
             return False
         self.stack.pop()
         return True
