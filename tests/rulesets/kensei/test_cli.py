@@ -114,8 +114,8 @@ troop = "yari-samurai"
 
 @pytest.mark.parametrize(("text", "message"), [
     (MELEE.replace("banner_front = true\n", "banner_front = true\ncolour = 1\n"),
-     "\\[attacker\\] unknown field 'colour'"),
-    (MELEE.replace('leader = "direct"', 'leader = "maybe"'), "\\[attacker\\] field 'leader'"),
+     "\\[attacker\\] troop 'yari-samurai': unknown field 'colour'"),
+    (MELEE.replace('leader = "direct"', 'leader = "maybe"'), "\\[attacker\\] troop 'yari-samurai': field 'leader'"),
     (MELEE.replace('troop = "yari-samurai"', 'troop = "ninjas"'), "has no troop 'ninjas'"),
     (MELEE.replace('kind = "hand-to-hand"', 'kind = "duel"'), "field 'kind'"),
     (MELEE.replace("in_contact = 4\nleader", "in_contact = 40\nleader"), "0 to 9"),

@@ -25,9 +25,11 @@ Artillery's impact roll has its own plan (:func:`plan_impact`, :func:`impact_odd
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from math import comb
 from typing import Any, Literal
 
 from kassen.engine.errors import KassenError
@@ -176,6 +178,8 @@ def target_of(p: TroopProfile, s: Situation, attacker: Situation) -> Target:
     left = p.miniatures if s.miniatures is None else s.miniatures
     if left < 1 or left > p.miniatures:
         raise KassenError(f"{p.name}: miniatures left must be 1 to {p.miniatures}, got {left}")
+    if min(s.wounds, s.stunned, s.leader_wounds, s.wo_bonus) < 0:
+        raise KassenError(f"{p.name}: wounds, Stunned markers, leader wounds and WO bonus are counts of 0 or more")
     leader = p.leader is not None and s.leader_alive
     exposed = leader and s.leader in ("direct",)
     return Target(
@@ -210,6 +214,55 @@ def _weapon_effects(t: Tables, me: TroopProfile, foe: TroopProfile, mine: Situat
             out.append((e.roll, Applied(f"weapon-type-{wt.type}.{e.when}", f"{wt.category} ({me.melee_weapon}): "
                                         f"{e.text}", e.value, e.source or wt.source)))
     return out
+
+
+#: the only WO bonus of the sheet: Buke Bushido Law, +2 WO for the turn (003:235)
+WO_BONUSES = (0, 2)
+#: at most this many enemy units can stand near a war machine's vertex (a roster's most troops)
+MAX_NEAR_VERTEX = 60
+
+
+def check_situation(p: TroopProfile, s: Situation) -> None:
+    """Refuse a situation that cannot stand on the table for troop ``p``: a ``KassenError``
+    naming the field (``field 'stunned': ...``), the first one wrong."""
+    def bad(name: str, why: str) -> KassenError:
+        return KassenError(f"field {name!r}: {why}, got {getattr(s, name)!r}")
+
+    if s.wo_bonus not in WO_BONUSES:
+        raise bad("wo_bonus", "the only WO bonus is Bushido Law's +2 (003:235): 0 or 2")
+    if s.miniatures is not None and not 1 <= s.miniatures <= p.miniatures:
+        raise bad("miniatures", f"miniatures left must be 1 to {p.miniatures}")
+    if not s.leader_alive and p.leader is None:
+        raise bad("leader_alive", f"{p.name} has no unit leader to lose")
+    if not s.leader_alive and s.miniatures is not None and s.miniatures > p.miniatures - 1:
+        raise bad("miniatures", f"with its leader dead, {p.name} has at most {p.miniatures - 1} miniatures left")
+    wo = p.wo + s.wo_bonus
+    if not 0 <= s.wounds < wo:
+        raise bad("wounds", f"wound markers on the damaged miniature must be 0 to {wo - 1} (a miniature of "
+                            f"{p.name} has WO {wo}; the {wo}th wound removes it, 003:143)")
+    spw = p.title.stuns_per_wound
+    if not 0 <= s.stunned < spw:
+        raise bad("stunned", f"Stunned markers must be 0 to {spw - 1} ({spw} make a wound for {p.title.name}, "
+                             f"003:142, 003:252)")
+    if s.leader_wounds and (p.leader is None or not s.leader_alive):
+        raise bad("leader_wounds", f"{p.name} has no living unit leader to carry wounds")
+    if s.leader_wounds and not 0 <= s.leader_wounds < p.leader_wo + s.wo_bonus:
+        raise bad("leader_wounds", f"the leader's wound markers must be 0 to {p.leader_wo + s.wo_bonus - 1}")
+    if s.in_contact < 0:
+        raise bad("in_contact", "a count of miniatures is 0 or more")
+    if s.banner_front and not p.troop.banner:
+        raise bad("banner_front", f"{p.name} has no Hata-Jurushi (roster: banner = false)")
+    if s.leader != "none" and p.leader is None:
+        raise bad("leader", f"{p.name} has no unit leader")
+
+
+def check_artillery(s: ArtillerySituation) -> None:
+    """Refuse counts a war machine's shot cannot have: ``KassenError`` naming the field."""
+    if not 0 <= s.enemy_units_near_vertex <= MAX_NEAR_VERTEX:
+        raise KassenError(f"field 'enemy_units_near_vertex': a count of enemy units (each removes 1D6, 003:333) "
+                          f"must be 0 to {MAX_NEAR_VERTEX}, got {s.enemy_units_near_vertex!r}")
+    if not 0 <= s.gunpowder_bags <= 2:
+        raise KassenError(f"field 'gunpowder_bags': 0 to 2 (003:329), got {s.gunpowder_bags!r}")
 
 
 # ------------------------------------------------------------------ plans
@@ -351,39 +404,47 @@ def plan_shot(a: TroopProfile, b: TroopProfile, sa: Situation, sb: Situation, ta
 
 
 # ------------------------------------------------------------------ counting
-Key = tuple[int, int, int, int]  # impacts, low, wounds (non-critical), criticals
+#: one die of a roll, in 36ths (its combat die, then its damage die): a miss, a hit whose damage
+#: die fumbles, a hit that only stuns ("low"), a hit that wounds, a hit with a critical
+DieLaw = tuple[int, int, int, int, int]
+
+#: no roll of a legal engagement has more dice than this (the largest has 74, docs/formats.md
+#: (Kensei)); the counter refuses more, so that no request can make it work for long
+MAX_DICE = 120
 
 
-def _die_faces(plan: RollPlan) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
-    """One combat die: P(miss), P(hit & fumble), P(hit & low), P(hit & wound), P(hit & critical)."""
-    if plan.automatic:
-        hit = Fraction(1)
-    else:
-        hit = Fraction(sum(1 for d in range(1, 7) if d == 6 or (d != 1 and d + plan.hit >= plan.difficulty)), 6)
-    fumble = Fraction(1, 6)
-    crit = Fraction(1, 6)
-    wound = Fraction(sum(1 for d in range(2, 6) if d + plan.damage >= plan.difficulty), 6)
-    low = 1 - fumble - crit - wound
-    return 1 - hit, hit * fumble, hit * low, hit * wound, hit * crit
+class Budget:
+    """A CPU-time guard for one request: :meth:`check` raises ``KassenError`` once the calling
+    thread has used more than ``seconds`` of CPU since the budget was made."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = time.thread_time() + seconds
+
+    def check(self) -> None:
+        if time.thread_time() > self.deadline:
+            raise KassenError(f"the odds took more than the {self.seconds * 1000:.0f} ms of CPU allowed to one "
+                              "request; ask for a smaller engagement")
 
 
-def joint(plan: RollPlan) -> dict[Key, Fraction]:
-    """The exact joint distribution of (impacts, low damage dice, wounds, criticals)."""
-    miss, fum, low, wnd, crit = _die_faces(plan)
-    dist: dict[Key, Fraction] = {(0, 0, 0, 0): Fraction(1)}
-    for _ in range(plan.dice):
-        nxt: dict[Key, Fraction] = {}
-        for (i, lo, w, c), p in dist.items():
-            for key, q in (((i, lo, w, c), miss), ((i + 1, lo, w, c), fum), ((i + 1, lo + 1, w, c), low),
-                           ((i + 1, lo, w + 1, c), wnd), ((i + 1, lo, w, c + 1), crit)):
-                if q:
-                    nxt[key] = nxt.get(key, Fraction(0)) + p * q
-        dist = nxt
-    return dist
+def die_law(plan: RollPlan) -> DieLaw:
+    """The law of one die of ``plan`` (003:130-144, K10): its five outcomes, counted in 36ths."""
+    hit = 6 if plan.automatic else sum(1 for d in range(1, 7)
+                                       if d == 6 or (d != 1 and d + plan.hit >= plan.difficulty))
+    wound = sum(1 for d in range(2, 6) if d + plan.damage >= plan.difficulty)
+    return (6 - hit) * 6, hit, hit * (4 - wound), hit * wound, hit
 
 
-def apply_damage(target: Target, impacts: int, low: int, wounds: int, criticals: int, stuns: bool) -> Damage:
-    """Put a damage roll's results on ``target`` (003:142-144; K13-K16)."""
+def _binomial(n: int, w: int, total: int) -> dict[int, int]:
+    """How many of the ``total**n`` equally likely rolls have k dice of an outcome of weight ``w``."""
+    return {k: c for k in range(n + 1) if (c := comb(n, k) * w ** k * (total - w) ** (n - k))}
+
+
+def _settle(target: Target, low: int, wounds: int, criticals: int, stuns: bool
+            ) -> tuple[int, int, int, bool, int, int, int]:
+    """A damage roll's results put on ``target`` (003:142-144; K13-K16): (Stunned markers
+    placed, wounds from Stunned markers, casualties, leader alive, his wounds, wound markers
+    left, Stunned markers left)."""
     stuns_added = low if stuns else 0
     total_stuns = target.stunned + stuns_added
     stun_wounds = total_stuns // target.stuns_per_wound
@@ -408,18 +469,29 @@ def apply_damage(target: Target, impacts: int, low: int, wounds: int, criticals:
     dead = min(rank, w // target.wo)
     casualties += dead
     rank -= dead
+    overflow = w - dead * target.wo if rank == 0 else 0
     w = 0 if rank == 0 else w - dead * target.wo
-    overflow = (target.wounds + to_unit) - dead * target.wo if rank == 0 else 0
     if rank == 0 and leader and overflow > 0:  # K15: with the rank and file gone the leader takes the rest
         leader_w += overflow
         if leader_w >= target.leader_wo:
             leader, casualties = False, casualties + 1
-    killed = target.leader and not leader
     left = target.miniatures - casualties
-    after = replace(target, miniatures=left, wounds=w, stunned=stunned if left else 0, leader=leader,
-                    leader_wounds=leader_w if leader else 0)
-    return Damage(impacts, impacts - low - wounds - criticals, low, direct, criticals, stuns_added, stun_wounds,
-                  casualties, killed, after)
+    return (stuns_added, stun_wounds, casualties, leader, leader_w if leader else 0, w,
+            stunned if left else 0)
+
+
+def apply_damage(target: Target, impacts: int, low: int, wounds: int, criticals: int, stuns: bool) -> Damage:
+    """Put a damage roll's results on ``target`` (003:142-144; K13-K16)."""
+    stuns_added, stun_wounds, casualties, leader, leader_w, w, stunned = _settle(target, low, wounds, criticals,
+                                                                                 stuns)
+    after = replace(target, miniatures=target.miniatures - casualties, wounds=w, stunned=stunned, leader=leader,
+                    leader_wounds=leader_w)
+    return Damage(impacts, impacts - low - wounds - criticals, low, wounds + criticals, criticals, stuns_added,
+                  stun_wounds, casualties, target.leader and not leader, after)
+
+
+def _fractions(counts: dict[Any, int], denominator: int) -> dict[Any, Fraction]:
+    return {k: Fraction(v, denominator) for k, v in sorted(counts.items())}
 
 
 @dataclass
@@ -437,6 +509,12 @@ class RollOdds:
     wiped_out: Fraction = Fraction(0)
     #: (total wounds, casualties) -> probability, for pairing the two sides of a melee
     pairs: dict[tuple[int, int], Fraction] = field(default_factory=dict)
+    #: the joint law of the markers left on the target once Stunned markers are turned into
+    #: wounds (003:142, 003:252): (wound markers, Stunned markers) -> probability
+    left: dict[tuple[int, int], Fraction] = field(default_factory=dict)
+    #: the same laws as whole counts of rolls out of ``denominator`` (exact, for pairing)
+    denominator: int = 1
+    pair_counts: dict[tuple[int, int], int] = field(default_factory=dict)
 
     def mean(self, name: str) -> Fraction:
         d: dict[int, Fraction] = getattr(self, name)
@@ -450,30 +528,84 @@ class RollOdds:
                 "criticals": dist(self.criticals), "fumbles": dist(self.fumbles), "stuns": dist(self.stuns),
                 "casualties": dist(self.casualties), "leader_killed": str(self.leader_killed),
                 "wiped_out": str(self.wiped_out),
+                "left": [{"wounds": w, "stunned": s, "p": str(p), "float": float(p)}
+                         for (w, s), p in sorted(self.left.items())],
                 "expected": {n: float(self.mean(n)) for n in ("impacts", "wounds", "stuns", "casualties")}}
 
 
-def _add(d: dict[int, Fraction], k: int, p: Fraction) -> None:
-    d[k] = d.get(k, Fraction(0)) + p
+def odds(plan: RollPlan, budget: Budget | None = None) -> RollOdds:
+    """Exact distributions of ``plan``'s impacts, wounds, stuns, criticals, casualties and the
+    markers left.
 
-
-def odds(plan: RollPlan) -> RollOdds:
-    """Exact distributions of ``plan``'s impacts, wounds, stuns, criticals and casualties."""
-    out = RollOdds(plan)
-    for (i, lo, w, c), p in joint(plan).items():
-        dmg = apply_damage(plan.target, i, lo, w, c, plan.stuns)
-        _add(out.impacts, i, p)
-        _add(out.wounds, dmg.total_wounds, p)
-        _add(out.criticals, c, p)
-        _add(out.fumbles, dmg.fumbles, p)
-        _add(out.stuns, dmg.stuns_added, p)
-        _add(out.casualties, dmg.casualties, p)
-        key = (dmg.total_wounds, dmg.casualties)
-        out.pairs[key] = out.pairs.get(key, Fraction(0)) + p
-        if dmg.leader_killed:
-            out.leader_killed += p
-        if dmg.after.miniatures == 0:
-            out.wiped_out += p
+    The dice of a roll are alike, so the n-fold convolution of one die's law (:func:`die_law`)
+    is multinomial: the rolls with ``l`` low dice, ``d`` wounding dice and the rest missed or
+    fumbled number ``n!/(l! d! o!) * L**l * D**d * O**o`` out of ``36**n``. Only the criticals
+    that a leader can still take (K14: at most his wounds left) are told apart from the other
+    wounds. Everything is counted in whole numbers and divided once: exact fractions, in
+    O(dice**2) settled counts instead of the dice**5 of walking every joint count."""
+    n = plan.dice
+    if n > MAX_DICE:
+        raise KassenError(f"{plan.attacker}: a roll of {n} dice is more than any legal engagement has "
+                          f"(at most {MAX_DICE})")
+    miss, fum, low, wnd, crit = die_law(plan)
+    other, direct = miss + fum, wnd + crit
+    t = plan.target
+    room = t.leader_wo - t.leader_wounds if t.leader and t.crits_to_leader and not t.all_to_leader else 0
+    denominator = 36 ** n
+    p_low = [low ** k for k in range(n + 1)]
+    p_dir = [direct ** k for k in range(n + 1)]
+    p_oth = [other ** k for k in range(n + 1)]
+    p_wnd = [wnd ** k for k in range(n + 1)]
+    p_crit = [crit ** k for k in range(room + 1)]
+    wounds: dict[int, int] = {}
+    casualties: dict[int, int] = {}
+    pairs: dict[tuple[int, int], int] = {}
+    left: dict[tuple[int, int], int] = {}
+    killed = wiped = 0
+    for lo in range(n + 1):
+        if budget is not None:
+            budget.check()
+        row = comb(n, lo) * p_low[lo]
+        if not row:
+            continue
+        for d in range(n - lo + 1):
+            cell = row * comb(n - lo, d) * p_dir[d] * p_oth[n - lo - d]
+            if not cell:
+                continue
+            split: list[tuple[int, int]] = []
+            if room:
+                rest = cell
+                for k in range(min(d, room)):
+                    c = row * comb(n - lo, d) * p_oth[n - lo - d] * comb(d, k) * p_wnd[d - k] * p_crit[k]
+                    if c:
+                        split.append((k, c))
+                        rest -= c
+                if rest:
+                    split.append((min(d, room), rest))
+            else:
+                split.append((0, cell))
+            for k, c in split:
+                _, stun_wounds, cas, alive, _, w, s = _settle(t, lo, d - k, k, plan.stuns)
+                tw = d + stun_wounds
+                wounds[tw] = wounds.get(tw, 0) + c
+                casualties[cas] = casualties.get(cas, 0) + c
+                pairs[(tw, cas)] = pairs.get((tw, cas), 0) + c
+                left[(w, s)] = left.get((w, s), 0) + c
+                if t.leader and not alive:
+                    killed += c
+                if cas == t.miniatures:
+                    wiped += c
+    out = RollOdds(plan, denominator=denominator, pair_counts=pairs)
+    out.impacts = _fractions(_binomial(n, 36 - miss, 36), denominator)
+    out.criticals = _fractions(_binomial(n, crit, 36), denominator)
+    out.fumbles = _fractions(_binomial(n, fum, 36), denominator)
+    out.stuns = _fractions(_binomial(n, low, 36) if plan.stuns else {0: denominator}, denominator)
+    out.wounds = _fractions(wounds, denominator)
+    out.casualties = _fractions(casualties, denominator)
+    out.pairs = _fractions(pairs, denominator)
+    out.left = _fractions(left, denominator)
+    out.leader_killed = Fraction(killed, denominator)
+    out.wiped_out = Fraction(wiped, denominator)
     return out
 
 
@@ -506,32 +638,53 @@ def peasant_margin(loser: TroopProfile, margin: int, left: int) -> int:
     return min(max(0, margin), left) if loser.title.loses_margin else 0
 
 
-def hand_to_hand(a: TroopProfile, b: TroopProfile, sa: Situation, sb: Situation, tables: Tables | None = None
-                 ) -> MeleeOdds:
+def _wound_counts(o: RollOdds) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for (w, _), c in o.pair_counts.items():
+        out[w] = out.get(w, 0) + c
+    return out
+
+
+def _casualties_of(loser: TroopProfile, own: RollOdds, foe: RollOdds, budget: Budget | None) -> dict[int, int]:
+    """Casualties of the troop that ``foe``'s roll hits, out of both denominators: ``foe``'s
+    casualties, plus the margin if ``loser`` is peasants and caused fewer wounds (003:256)."""
+    out: dict[int, int] = {}
+    if not loser.title.loses_margin:
+        for (_, k), c in foe.pair_counts.items():
+            out[k] = out.get(k, 0) + c * own.denominator
+        return out
+    mine = _wound_counts(own)
+    size = foe.plan.target.miniatures
+    for (wf, k), c in foe.pair_counts.items():
+        if budget is not None:
+            budget.check()
+        for wo, c2 in mine.items():
+            kk = k + (peasant_margin(loser, wf - wo, size - k) if wf > wo else 0)
+            out[kk] = out.get(kk, 0) + c * c2
+    return out
+
+
+def hand_to_hand(a: TroopProfile, b: TroopProfile, sa: Situation, sb: Situation, tables: Tables | None = None,
+                 budget: Budget | None = None) -> MeleeOdds:
     """Both combat and damage rolls of a melee, counted exactly; the winner is the side that
     caused more wounds (K12); losing peasants remove the margin (003:256)."""
     t = tables or load_tables()
-    oa = odds(plan_melee(a, b, sa, sb, t))   # a's roll, wounds on b
-    ob = odds(plan_melee(b, a, sb, sa, t))   # b's roll, wounds on a
-    b_target, a_target = oa.plan.target, ob.plan.target
-    win = draw = lose = Fraction(0)
-    ca: dict[int, Fraction] = {}
-    cb: dict[int, Fraction] = {}
-    for (wa, kb), pa in oa.pairs.items():        # wa: wounds a caused, kb: b's casualties
-        for (wb, ka), pb in ob.pairs.items():
-            p = pa * pb
-            extra_a = extra_b = 0
-            if wa > wb:
-                win += p
-                extra_b = peasant_margin(b, wa - wb, b_target.miniatures - kb)
-            elif wb > wa:
-                lose += p
-                extra_a = peasant_margin(a, wb - wa, a_target.miniatures - ka)
-            else:
-                draw += p
-            _add(ca, ka + extra_a, p)
-            _add(cb, kb + extra_b, p)
-    return MeleeOdds(oa, ob, win, draw, lose, ca, cb)
+    oa = odds(plan_melee(a, b, sa, sb, t), budget)   # a's roll, wounds on b
+    ob = odds(plan_melee(b, a, sb, sa, t), budget)   # b's roll, wounds on a
+    wa, wb = _wound_counts(oa), _wound_counts(ob)
+    denominator = oa.denominator * ob.denominator
+    below = 0      # b's rolls with fewer wounds than the current a count
+    win = draw = 0
+    keys = sorted(set(wa) | set(wb))
+    for w in keys:
+        win += wa.get(w, 0) * below
+        draw += wa.get(w, 0) * wb.get(w, 0)
+        below += wb.get(w, 0)
+    lose = denominator - win - draw
+    ca = _fractions(_casualties_of(a, oa, ob, budget), denominator)
+    cb = _fractions(_casualties_of(b, ob, oa, budget), denominator)
+    return MeleeOdds(oa, ob, Fraction(win, denominator), Fraction(draw, denominator), Fraction(lose, denominator),
+                     ca, cb)
 
 
 # ------------------------------------------------------------------ forced dice
@@ -645,8 +798,7 @@ def plan_impact(s: ArtillerySituation, tables: Tables | None = None) -> ImpactPl
         raise KassenError(f"the {m.name} shoots at {', '.join(m.bands)} range, not {s.range_band} (003:268)")
     if ammo.short_only and s.range_band != "short":
         raise KassenError(f"{ammo.name} can only be shot within the short range (003:324)")
-    if not 0 <= s.gunpowder_bags <= 2:
-        raise KassenError("gunpowder bags: 0 to 2 (003:329)")
+    check_artillery(s)
     if not s.line_of_sight and not s.parabolic:
         raise KassenError("a target out of line of sight needs a machine with Parabolic shot (003:337)")
     dm = [_use(t, "artillery-dice.attack", m.at, f"{m.name} attack (AT {m.at})"), _use(t, "artillery-dice.base")]
@@ -691,7 +843,7 @@ def impact_odds(plan: ImpactPlan) -> dict[int, Fraction]:
         dist = nxt
     out: dict[int, Fraction] = {}
     for (s, _f), q in dist.items():
-        _add(out, s, q)
+        out[s] = out.get(s, Fraction(0)) + q
     return out
 
 

@@ -38,6 +38,8 @@ from kassen.engine.errors import FormatError
 from kassen.rulesets.kensei.data import Tables, load_tables, slug
 
 ROSTER_DIR = Path(__file__).parent / "rosters"
+#: the most troops a roster may list (K46)
+MAX_TROOPS = 60
 
 
 class _Model(BaseModel):
@@ -51,13 +53,13 @@ class Troop(_Model):
     name: str = Field(min_length=1)
     klass: str = Field(alias="class")
     title: str
-    miniatures: int = Field(ge=1, le=60)
+    miniatures: int = Field(ge=1, le=60, strict=True)
     weapons: tuple[str, ...] = ()
     armour: Literal["samurai", "cavalry", "none"] = "none"
-    mounted: bool = False
-    skirmishers: bool = False
+    mounted: bool = Field(default=False, strict=True)
+    skirmishers: bool = Field(default=False, strict=True)
     leader: str | None = None
-    banner: bool = False
+    banner: bool = Field(default=False, strict=True)
 
     @model_validator(mode="after")
     def _fill(self) -> Troop:
@@ -72,9 +74,10 @@ class Roster(_Model):
     name: str = Field(min_length=1)
     clan: str
     commander: Literal["hattamoto", "taisho", "daimyo"]
-    points: int = Field(ge=1, le=5000)
+    points: int = Field(ge=1, le=5000, strict=True)
     ability: str | None = None
-    troops: tuple[Troop, ...] = Field(min_length=1)
+    #: an army has 30-60 miniatures (kensei.md §6), so never more than 60 troops (K46)
+    troops: tuple[Troop, ...] = Field(min_length=1, max_length=MAX_TROOPS)
     #: where it was read from (set by the loader)
     source: str = ""
 
@@ -188,6 +191,9 @@ def read_roster(path: str | Path, tables: Tables | None = None) -> Roster:
     except OSError as exc:
         known = ", ".join(shipped_rosters())
         raise FormatError(f"{path}: cannot read the roster: {exc.strerror or exc} (shipped rosters: {known})") from None
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"{p}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
+                          f"save the file as UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
