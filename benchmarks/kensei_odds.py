@@ -1,0 +1,126 @@
+"""How long Kensei's exact odds take (issue 35: every legal engagement, the largest included,
+in <= 50 ms and <= 50 MB).
+
+1. Finds the largest legal hand-to-hand engagement: every troop class, leader class, mounted
+   or on foot and hand-to-hand weapon in a 60-miniature unit (the roster's most) with a leader
+   and a Hata-Jurushi, charging in the rear with two complete ranks, Strengthen, its banner in
+   front, its leader in direct combat and every other miniature in contact; the defender the
+   same without the charge. It times both sides' counts and the pairing
+   (``rolls.hand_to_hand``, what ``kassen odds`` and the roll resolver run) in CPU ms, and
+   its peak memory (tracemalloc, a separate run).
+2. Times one roll's count (``rolls.odds``) by dice count, criticals on a leader with wounds
+   left (the most settled counts), against the old die-by-die enumerator (the test oracle)
+   where it finishes quickly.
+
+    .venv/bin/python benchmarks/kensei_odds.py [--json]
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+import tracemalloc
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the test oracle (tests/rulesets/kensei/oracle.py)
+
+from kassen.rulesets.kensei import rolls  # noqa: E402
+from kassen.rulesets.kensei.data import load_tables  # noqa: E402
+from kassen.rulesets.kensei.roster import TroopProfile, parse_roster  # noqa: E402
+
+T = load_tables()
+
+
+def profile(klass: str, leader: str, mounted: bool, weapon: str) -> TroopProfile:
+    entry = {"name": "U", "class": klass, "title": "samurai", "miniatures": 60, "leader": leader, "banner": True,
+             "mounted": mounted, "weapons": [weapon]}
+    if T.sheet.classes[klass].creature:
+        entry["title"] = "colossal"
+    r = parse_roster({"name": "b", "clan": "buke", "commander": "daimyo", "points": 600, "troops": [entry]}, "bench")
+    return TroopProfile(r.troops[0], T)
+
+
+def attacking(p: TroopProfile) -> rolls.Situation:
+    return rolls.Situation(charge=True, complete_ranks=True, strengthen=True, banner_front=True, leader="direct",
+                           in_contact=p.rank_and_file, position="rear", crits_to_leader=True)
+
+
+def defending(p: TroopProfile) -> rolls.Situation:
+    return rolls.Situation(complete_ranks=True, strengthen=True, leader="direct", in_contact=p.rank_and_file,
+                           crits_to_leader=True)
+
+
+def largest() -> tuple[TroopProfile, TroopProfile, int, int]:
+    """The attacker and defender with the most dice between them (every class, leader,
+    mount and weapon tried; each side's weapon effects depend on the other's weapon)."""
+    weapons = [w for wt in T.sheet.weapon_types for w in wt.weapons[:1]]  # one weapon of each type
+    cands = [profile(k, ld, m, w) for k in T.sheet.classes for ld in T.sheet.classes for m in (False, True)
+             for w in weapons]
+    best: tuple[int, TroopProfile, TroopProfile, int, int] | None = None
+    top_a = sorted(cands, key=lambda p: -rolls.plan_melee(p, cands[0], attacking(p), defending(cands[0]), T).dice)
+    top_b = sorted(cands, key=lambda p: -rolls.plan_melee(p, cands[0], defending(p), attacking(cands[0]), T).dice)
+    for a in top_a[:40]:
+        for b in top_b[:40]:
+            da = rolls.plan_melee(a, b, attacking(a), defending(b), T).dice
+            db = rolls.plan_melee(b, a, defending(b), attacking(a), T).dice
+            if best is None or da + db > best[0]:
+                best = (da + db, a, b, da, db)
+    assert best is not None
+    return best[1], best[2], best[3], best[4]
+
+
+def cpu_ms(fn: Any, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        fn()
+        out.append((time.process_time() - t0) * 1000)
+    return out
+
+
+def main() -> None:
+    from tests.rulesets.kensei import oracle
+
+    a, b = largest()[:2]
+    sa, sb = attacking(a), defending(b)
+    run = lambda: rolls.hand_to_hand(a, b, sa, sb, T)  # noqa: E731
+    m = run()
+    times = cpu_ms(run, 7)
+    tracemalloc.start()
+    run()
+    peak = tracemalloc.get_traced_memory()[1] / 2 ** 20
+    tracemalloc.stop()
+    big = {"attacker": f"{a.cls.name}, leader {a.leader.name if a.leader else '-'}, "
+                       f"{'mounted' if a.mounted else 'on foot'}, {a.melee_weapon}",
+           "defender": f"{b.cls.name}, leader {b.leader.name if b.leader else '-'}, "
+                       f"{'mounted' if b.mounted else 'on foot'}, {b.melee_weapon}",
+           "dice": [m.a.plan.dice, m.b.plan.dice], "cpu_ms_median": statistics.median(times),
+           "cpu_ms_max": max(times), "peak_mb": peak, "sums_to_one": m.a_wins + m.draw + m.b_wins == 1}
+    base = rolls.plan_melee(a, b, sa, sb, T)
+    table = []
+    for n in (1, 5, 10, 15, 20, 30, 40, 60, 80, 100, rolls.MAX_DICE):
+        plan = replace(base, dice=n)
+        new = statistics.median(cpu_ms(lambda plan=plan: rolls.odds(plan), 5))
+        old = statistics.median(cpu_ms(lambda plan=plan: oracle.odds(plan), 1)) if n <= 15 else None
+        table.append({"dice": n, "cpu_ms": new, "old_cpu_ms": old})
+    out = {"largest": big, "by_dice": table}
+    if "--json" in sys.argv:
+        print(json.dumps(out, indent=1))
+        return
+    print(f"largest legal engagement: {big['attacker']} charging {big['defender']}: {big['dice'][0]} against "
+          f"{big['dice'][1]} dice")
+    print(f"  hand_to_hand: {big['cpu_ms_median']:.1f} CPU-ms median of 7 (max {big['cpu_ms_max']:.1f}), "
+          f"peak {big['peak_mb']:.1f} MB (tracemalloc); outcomes sum to one: {big['sums_to_one']}")
+    print("| dice | CPU ms (rolls.odds, median of 5) | old enumerator CPU ms |")
+    print("|---:|---:|---:|")
+    for r in table:
+        old = "-" if r["old_cpu_ms"] is None else f"{r['old_cpu_ms']:.0f}"
+        print(f"| {r['dice']} | {r['cpu_ms']:.1f} | {old} |")
+
+
+if __name__ == "__main__":
+    main()
