@@ -192,9 +192,26 @@ def _print_roll(c: Console, title: str, r: dict[str, Any]) -> None:
     for name in ("impacts", "wounds", "stuns", "casualties"):
         c.print(f"  {name:<10} {_dist_row(r[name])}   (mean {r['expected'][name]:.2f})")
     c.print(f"  criticals  {_dist_row(r['criticals'])}")
+    _print_left(c, r)
     if Fraction(r["leader_killed"]):
         c.print(f"  leader killed: {float(Fraction(r['leader_killed'])):.1%}")
     c.print(f"  troop wiped out: {float(Fraction(r['wiped_out'])):.1%}")
+
+
+def _print_left(c: Console, r: dict[str, Any]) -> None:
+    """The joint law of the markers left on the target once Stunned markers are turned into
+    wounds (003:142; undead 3 a wound, 003:252): what the player puts on the table."""
+    rows = [x for x in r.get("left", []) if x["float"] >= 0.0005]
+    if not rows:
+        return
+    stunned = sorted({x["stunned"] for x in r["left"]})
+    wounds = sorted({x["wounds"] for x in r["left"]})
+    cell = {(x["wounds"], x["stunned"]): x["float"] for x in r["left"]}
+    t = Table("wound markers left", *(f"{s} Stunned" for s in stunned),
+              title=f"Markers left on {r['plan']['target']} after the roll (Stunned markers turned into wounds)")
+    for w in wounds:
+        t.add_row(str(w), *(f"{cell[(w, s)]:.1%}" if (w, s) in cell else "-" for s in stunned))
+    c.print(t)
 
 
 @app.command()
