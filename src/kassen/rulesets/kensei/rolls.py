@@ -5,10 +5,13 @@ A roll is first *planned*: :func:`plan_melee`, :func:`plan_shot` and
 :class:`RollPlan` (dice, per-die to-hit and damage modifiers, difficulty, stuns), listing
 every modifier used with its name and sheet line. A plan is then either
 
-- counted: :func:`odds` gives the exact distributions (fractions, by enumeration, no
-  sampling) of impacts, wounds, Stunned markers and casualties, criticals and fumbles
-  included; :func:`hand_to_hand` pairs both sides of a melee (they roll at the same time,
-  003:99-100) and says who wins it (K12);
+- counted: :func:`odds` gives the exact distributions (fractions, no sampling) of impacts,
+  wounds, Stunned markers and casualties, criticals and fumbles included, and the joint law
+  of the markers left on the target (K48). One die's law (:func:`die_law`) is convolved
+  over the roll's dice in closed form (multinomial counts in whole numbers), so the largest
+  legal engagement counts in tens of milliseconds (benchmarks/kensei_odds.py);
+  :func:`hand_to_hand` pairs both sides of a melee (they roll at the same time, 003:99-100)
+  and says who wins it (K12);
 - or resolved with given dice: :func:`resolve` (dice typed by players, or forced in tests).
 
 Artillery's impact roll has its own plan (:func:`plan_impact`, :func:`impact_odds`,
