@@ -52,6 +52,9 @@ SMALL = [
     (dict(klass="E", miniatures=2, leader="H"), dict(klass="H"), Situation(miniatures=1), Situation(wounds=2)),
     (dict(klass="W", miniatures=6, title="undead"), dict(klass="W", miniatures=6, title="undead", leader="E"),
      Situation(in_contact=5, position="rear"), Situation(in_contact=5, stunned=2, leader="direct")),
+    # peasants on both sides, few miniatures: the margin often exceeds what is left (003:256)
+    (dict(klass="P", title="peasant", miniatures=3, leader="E"), dict(klass="H", title="peasant", miniatures=4),
+     Situation(in_contact=2, leader="direct", strengthen=True), Situation(in_contact=3, stunned=1)),
     (dict(klass="M", title="death"), dict(klass="E", miniatures=3, mounted=True, leader="H"),
      Situation(crits_to_leader=True), Situation(leader="direct", leader_wounds=2)),
 ]

@@ -449,9 +449,14 @@ def _settle(target: Target, low: int, wounds: int, criticals: int, stuns: bool
     placed, wounds from Stunned markers, casualties, leader alive, his wounds, wound markers
     left, Stunned markers left)."""
     stuns_added = low if stuns else 0
-    total_stuns = target.stunned + stuns_added
-    stun_wounds = total_stuns // target.stuns_per_wound
-    stunned = total_stuns % target.stuns_per_wound
+    stun_wounds, stunned = divmod(target.stunned + stuns_added, target.stuns_per_wound)
+    casualties, leader, leader_w, w = _wound(target, stun_wounds, wounds, criticals)
+    return (stuns_added, stun_wounds, casualties, leader, leader_w, w,
+            stunned if casualties < target.miniatures else 0)
+
+
+def _wound(target: Target, stun_wounds: int, wounds: int, criticals: int) -> tuple[int, bool, int, int]:
+    """Wounds put on ``target``: (casualties, leader alive, his wounds, wound markers left)."""
     direct = wounds + criticals
     to_leader = 0
     if target.leader and target.all_to_leader:
@@ -478,9 +483,7 @@ def _settle(target: Target, low: int, wounds: int, criticals: int, stuns: bool
         leader_w += overflow
         if leader_w >= target.leader_wo:
             leader, casualties = False, casualties + 1
-    left = target.miniatures - casualties
-    return (stuns_added, stun_wounds, casualties, leader, leader_w if leader else 0, w,
-            stunned if left else 0)
+    return casualties, leader, leader_w if leader else 0, w
 
 
 def apply_damage(target: Target, impacts: int, low: int, wounds: int, criticals: int, stuns: bool) -> Damage:
@@ -494,7 +497,7 @@ def apply_damage(target: Target, impacts: int, low: int, wounds: int, criticals:
 
 
 def _fractions(counts: dict[Any, int], denominator: int) -> dict[Any, Fraction]:
-    return {k: Fraction(v, denominator) for k, v in sorted(counts.items())}
+    return {k: Fraction(v, denominator) for k, v in sorted(counts.items()) if v}
 
 
 @dataclass
@@ -551,6 +554,9 @@ def odds(plan: RollPlan, budget: Budget | None = None) -> RollOdds:
         raise KassenError(f"{plan.attacker}: a roll of {n} dice is more than any legal engagement has "
                           f"(at most {MAX_DICE})")
     miss, fum, low, wnd, crit = die_law(plan)
+    stun_law = _binomial(n, low, 36) if plan.stuns else {0: 36 ** n}
+    if not plan.stuns:  # shots and artillery: a low damage die does nothing, like a fumble
+        fum, low = fum + low, 0
     other, direct = miss + fum, wnd + crit
     t = plan.target
     room = t.leader_wo - t.leader_wounds if t.leader and t.crits_to_leader and not t.all_to_leader else 0
@@ -565,44 +571,60 @@ def odds(plan: RollPlan, budget: Budget | None = None) -> RollOdds:
     pairs: dict[tuple[int, int], int] = {}
     left: dict[tuple[int, int], int] = {}
     killed = wiped = 0
+    # Gathered first, settled after: the outcome depends on the low dice only through the
+    # wounds their Stunned markers make and the markers left, and on the wounding dice and
+    # those wounds only through their sum (K15: criticals a leader takes are told apart),
+    # except when every wound goes to the leader first (Hunt down the leader)
+    hunt = t.leader and t.all_to_leader
+    acc: dict[tuple[int, int, int, int], int] = {}
     for lo in range(n + 1):
         if budget is not None:
             budget.check()
         row = comb(n, lo) * p_low[lo]
         if not row:
             continue
+        stun_wounds, stunned = divmod(t.stunned + lo, t.stuns_per_wound)
         for d in range(n - lo + 1):
-            cell = row * comb(n - lo, d) * p_dir[d] * p_oth[n - lo - d]
+            base = row * comb(n - lo, d) * p_oth[n - lo - d]
+            cell = base * p_dir[d]
             if not cell:
                 continue
-            split: list[tuple[int, int]] = []
+            x, y = (d, stun_wounds) if hunt else (d + stun_wounds, 0)
             if room:
                 rest = cell
                 for k in range(min(d, room)):
-                    c = row * comb(n - lo, d) * p_oth[n - lo - d] * comb(d, k) * p_wnd[d - k] * p_crit[k]
+                    c = base * comb(d, k) * p_wnd[d - k] * p_crit[k]
                     if c:
-                        split.append((k, c))
+                        key = (x, y, k, stunned)
+                        acc[key] = acc.get(key, 0) + c
                         rest -= c
                 if rest:
-                    split.append((min(d, room), rest))
+                    key = (x, y, min(d, room), stunned)
+                    acc[key] = acc.get(key, 0) + rest
             else:
-                split.append((0, cell))
-            for k, c in split:
-                _, stun_wounds, cas, alive, _, w, s = _settle(t, lo, d - k, k, plan.stuns)
-                tw = d + stun_wounds
-                wounds[tw] = wounds.get(tw, 0) + c
-                casualties[cas] = casualties.get(cas, 0) + c
-                pairs[(tw, cas)] = pairs.get((tw, cas), 0) + c
-                left[(w, s)] = left.get((w, s), 0) + c
-                if t.leader and not alive:
-                    killed += c
-                if cas == t.miniatures:
-                    wiped += c
+                key = (x, y, 0, stunned)
+                acc[key] = acc.get(key, 0) + cell
+    seen: dict[tuple[int, int, int], tuple[int, bool, int, int]] = {}
+    for (x, y, k, stunned), c in acc.items():
+        got = seen.get((x, y, k))
+        if got is None:  # x: wounding dice (and y the wounds from Stunned markers), or their sum
+            got = seen[(x, y, k)] = _wound(t, y, x - k, k)
+        cas, alive, _, w = got
+        s = stunned if cas < t.miniatures else 0
+        tw = x + y
+        wounds[tw] = wounds.get(tw, 0) + c
+        casualties[cas] = casualties.get(cas, 0) + c
+        pairs[(tw, cas)] = pairs.get((tw, cas), 0) + c
+        left[(w, s)] = left.get((w, s), 0) + c
+        if t.leader and not alive:
+            killed += c
+        if cas == t.miniatures:
+            wiped += c
     out = RollOdds(plan, denominator=denominator, pair_counts=pairs)
     out.impacts = _fractions(_binomial(n, 36 - miss, 36), denominator)
     out.criticals = _fractions(_binomial(n, crit, 36), denominator)
-    out.fumbles = _fractions(_binomial(n, fum, 36), denominator)
-    out.stuns = _fractions(_binomial(n, low, 36) if plan.stuns else {0: denominator}, denominator)
+    out.fumbles = _fractions(_binomial(n, die_law(plan)[1], 36), denominator)
+    out.stuns = _fractions(stun_law, denominator)
     out.wounds = _fractions(wounds, denominator)
     out.casualties = _fractions(casualties, denominator)
     out.pairs = _fractions(pairs, denominator)
@@ -657,13 +679,29 @@ def _casualties_of(loser: TroopProfile, own: RollOdds, foe: RollOdds, budget: Bu
             out[k] = out.get(k, 0) + c * own.denominator
         return out
     mine = _wound_counts(own)
+    top = max(mine) + 1
+    at = [mine.get(w, 0) for w in range(top)]
+    upto = [0] * (top + 1)            # upto[w]: own rolls with fewer than w wounds
+    for w in range(top):
+        upto[w + 1] = upto[w] + at[w]
+    total = upto[top]
     size = foe.plan.target.miniatures
     for (wf, k), c in foe.pair_counts.items():
         if budget is not None:
             budget.check()
-        for wo, c2 in mine.items():
-            kk = k + (peasant_margin(loser, wf - wo, size - k) if wf > wo else 0)
-            out[kk] = out.get(kk, 0) + c * c2
+        cap = size - k                 # the margin removes at most the miniatures left
+        lo = min(wf, top)
+        out[k] = out.get(k, 0) + c * (total - upto[lo])      # no fewer wounds caused: no margin
+        if cap <= 0:
+            out[k] += c * upto[lo]
+            continue
+        full = min(max(wf - cap + 1, 0), top)                # a margin of cap or more: all gone
+        if full:
+            out[size] = out.get(size, 0) + c * upto[full]
+        for wo in range(full, lo):                           # a margin of wf - wo (1 to cap - 1)
+            if at[wo]:
+                kk = k + peasant_margin(loser, wf - wo, cap)
+                out[kk] = out.get(kk, 0) + c * at[wo]
     return out
 
 
