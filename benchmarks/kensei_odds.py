@@ -18,6 +18,7 @@ in <= 50 ms and <= 50 MB).
 from __future__ import annotations
 
 import json
+import resource
 import statistics
 import sys
 import time
@@ -35,8 +36,8 @@ from kassen.rulesets.kensei.roster import TroopProfile, parse_roster  # noqa: E4
 T = load_tables()
 
 
-def profile(klass: str, leader: str, mounted: bool, weapon: str) -> TroopProfile:
-    entry = {"name": "U", "class": klass, "title": "samurai", "miniatures": 60, "leader": leader, "banner": True,
+def profile(klass: str, leader: str, mounted: bool, weapon: str, title: str = "samurai") -> TroopProfile:
+    entry = {"name": "U", "class": klass, "title": title, "miniatures": 60, "leader": leader, "banner": True,
              "mounted": mounted, "weapons": [weapon]}
     if T.sheet.classes[klass].creature:
         entry["title"] = "colossal"
@@ -88,7 +89,9 @@ def main() -> None:
     a, b = largest()[:2]
     sa, sb = attacking(a), defending(b)
     run = lambda: rolls.hand_to_hand(a, b, sa, sb, T)  # noqa: E731
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     m = run()
+    rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     times = cpu_ms(run, 7)
     tracemalloc.start()
     run()
@@ -99,7 +102,18 @@ def main() -> None:
            "defender": f"{b.cls.name}, leader {b.leader.name if b.leader else '-'}, "
                        f"{'mounted' if b.mounted else 'on foot'}, {b.melee_weapon}",
            "dice": [m.a.plan.dice, m.b.plan.dice], "cpu_ms_median": statistics.median(times),
-           "cpu_ms_max": max(times), "peak_mb": peak, "sums_to_one": m.a_wins + m.draw + m.b_wins == 1}
+           "cpu_ms_max": max(times), "peak_mb": peak, "rss_mb": rss1, "rss_growth_mb": rss1 - rss0, "sums_to_one": m.a_wins + m.draw + m.b_wins == 1}
+    # other slow shapes: peasants pair the margin (003:256); Hunt down the leader (003:237)
+    peas = profile("P", "C", False, "Farming equipment", "peasant")
+    hunt = replace(sa, crits_to_leader=False, hunt_leader=True)
+    slow = []
+    for label, x, y, sx, sy in (("60 peasants (Colossal leader) charge 60 peasants", peas, peas, attacking(peas),
+                                 defending(peas)),
+                                ("the largest, hunting down the leader", a, b, hunt, sb)):
+        mm = rolls.hand_to_hand(x, y, sx, sy, T)
+        ts = cpu_ms(lambda x=x, y=y, sx=sx, sy=sy: rolls.hand_to_hand(x, y, sx, sy, T), 7)
+        slow.append({"case": label, "dice": [mm.a.plan.dice, mm.b.plan.dice], "cpu_ms_median": statistics.median(ts),
+                     "cpu_ms_max": max(ts)})
     base = rolls.plan_melee(a, b, sa, sb, T)
     table = []
     for n in (1, 5, 10, 15, 20, 30, 40, 60, 80, 100, rolls.MAX_DICE):
@@ -107,14 +121,18 @@ def main() -> None:
         new = statistics.median(cpu_ms(lambda plan=plan: rolls.odds(plan), 5))
         old = statistics.median(cpu_ms(lambda plan=plan: oracle.odds(plan), 1)) if n <= 15 else None
         table.append({"dice": n, "cpu_ms": new, "old_cpu_ms": old})
-    out = {"largest": big, "by_dice": table}
+    out = {"largest": big, "slow_shapes": slow, "by_dice": table}
     if "--json" in sys.argv:
         print(json.dumps(out, indent=1))
         return
     print(f"largest legal engagement: {big['attacker']} charging {big['defender']}: {big['dice'][0]} against "
           f"{big['dice'][1]} dice")
     print(f"  hand_to_hand: {big['cpu_ms_median']:.1f} CPU-ms median of 7 (max {big['cpu_ms_max']:.1f}), "
-          f"peak {big['peak_mb']:.1f} MB (tracemalloc); outcomes sum to one: {big['sums_to_one']}")
+          f"peak {big['peak_mb']:.1f} MB (tracemalloc); process peak RSS {big['rss_mb']:.0f} MB, "
+          f"{big['rss_growth_mb']:.1f} MB more than before the count; outcomes sum to one: {big['sums_to_one']}")
+    for r in slow:
+        print(f"  {r['case']}: {r['dice'][0]} against {r['dice'][1]} dice: {r['cpu_ms_median']:.1f} CPU-ms median "
+              f"of 7 (max {r['cpu_ms_max']:.1f})")
     print("| dice | CPU ms (rolls.odds, median of 5) | old enumerator CPU ms |")
     print("|---:|---:|---:|")
     for r in table:
