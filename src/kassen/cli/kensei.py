@@ -134,7 +134,8 @@ def rules(as_json: Annotated[bool, typer.Option("--json", help="Print the tables
     for cm in s.commanders.values():
         lt.add_row(cm.name, f"+{cm.strategy}", f"+{cm.cards}", f"+{cm.terrain}", f"{cm.source}, {cm.terrain_source}")
     c.print(lt)
-    mt = Table("machine", "AT", "IA (as printed)", "ranges", "source", title="War machines")
+    mt = Table("machine", "AT", "IA (as printed)", "ranges", "source",
+               title="War machines (in a roster: machine = \"taiho\" on the crew's troop, K49)")
     for wm in s.war_machines.values():
         mt.add_row(wm.name, str(wm.at), wm.ia, " - ".join(wm.bands), wm.source)
     c.print(mt)
@@ -274,7 +275,8 @@ def render(obs: dict[str, Any], seat: int | None) -> Any:
         t = Table("troop", "left", "wounds", "stunned", "leader", "markers",
                   title=f"{obs['seats'][s]}" + (f" ({obs['roles'][s]})" if obs["roles"][s] else ""))
         for u in units:
-            name = u["name"] + (f"  [bold]ACTIVE[/] ({orders} order(s))" if u["id"] == active else "")
+            name = u["name"] + (f" (war machine: {u['machine']}, {u.get('bags', 0)} bags)" if u.get("machine") else "") \
+                + (f"  [bold]ACTIVE[/] ({orders} order(s))" if u["id"] == active else "")
             marks = ", ".join(label for key, label in _MARKERS if u.get(key))
             leader = ("yes" + (f", {u['leader_wounds']} wound(s)" if u["leader_wounds"] else "")) if u["leader"] else "-"
             t.add_row(escape(name) if u["id"] != active else name, str(u["left"]) if u["left"] else "[dim]destroyed[/]",

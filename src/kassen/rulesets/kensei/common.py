@@ -32,6 +32,11 @@ SPIRITUAL_CLASSES = frozenset({"O", "K", "C", "M", "I"})
 #: clan abilities the engine applies itself; the others are played at the table and recorded (K9)
 ENGINE_ABILITIES = frozenset({"bushido-law", "death-fog", "buy-the-enemy", "hunt-down-the-leader", "poison"})
 
+#: gunpowder bags a war machine starts the battle with (kensei.md §8, fan [9]; K50)
+GUNPOWDER_BAGS = 3
+#: the orders a war machine's crew may give (K49)
+MACHINE_ORDERS = ("move", "strengthen", "reload", "interact")
+
 #: orders whose whole effect on the troop is one marker: order -> (marker, value)
 ORDER_MARKS: dict[str, tuple[str, bool]] = {
     "run": ("ran", True), "regroup": ("fleeing", False), "strengthen": ("strengthen", True),
@@ -45,7 +50,8 @@ def new_unit(p: TroopProfile) -> JSON:
             "leader_wounds": 0, "used": False, "fleeing": False, "sheltered": False, "retreat": False,
             "dishonoured": False, "unloaded": False, "strengthen": False, "ran": False, "poisoned": False,
             "bought": False, "lost_this_turn": 0, "lost_last_turn": 0, "leader_lost_this_turn": False,
-            "leader_lost_last_turn": False}
+            "leader_lost_last_turn": False, "bags": GUNPOWDER_BAGS if p.machine is not None else 0,
+            "shot_at": False}
 
 
 def mark(u: JSON, verb: str) -> None:

@@ -60,6 +60,10 @@ class Troop(_Model):
     skirmishers: bool = Field(default=False, strict=True)
     leader: str | None = None
     banner: bool = Field(default=False, strict=True)
+    #: a war machine served by this troop, its crew (K49): the machine's name, e.g. "taiho"
+    machine: str | None = None
+    engineer: bool = Field(default=False, strict=True)   # an engineer leads the crew (003:294)
+    ammunition: tuple[str, ...] = ()                     # what it may load (default: every kind)
 
     @model_validator(mode="after")
     def _fill(self) -> Troop:
@@ -108,6 +112,11 @@ class TroopProfile:
         self.miniatures = troop.miniatures
         self.wo = self.cls.wo
         self.leader_wo = self.leader.wo if self.leader else 0
+        #: the war machine the troop serves (K49), or None
+        self.machine = s.war_machines[troop.machine] if troop.machine else None
+        self.machine_id = troop.machine
+        self.engineer = troop.engineer
+        self.ammunition: tuple[str, ...] = (troop.ammunition or tuple(s.ammunition)) if troop.machine else ()
 
     @property
     def single(self) -> bool:
@@ -174,11 +183,40 @@ def parse_roster(data: dict[str, Any], source: str, tables: Tables | None = None
                               f"leave 'armour' out or write \"cavalry\"")
         if tr.armour == "cavalry" and not tr.mounted:
             raise FormatError(f"{where}: field 'armour': cavalry armour is for mounted troops; set mounted = true")
+        _check_machine(t, tr, where)
         cls = s.classes[tr.klass]
         if cls.creature and tr.armour != "none":
             raise FormatError(f"{where}: field 'armour': creatures wear no armour (their class gives their "
                               f"protection, 003:215-216)")
     return roster
+
+
+#: a war machine's crew: 2 by default and up to 2 more (kensei.md §8, fan; K49)
+MAX_CREW = 4
+
+
+def _check_machine(t: Tables, tr: Troop, where: str) -> None:
+    """A war machine troop (K49): a known machine, its crew, ammunition it may load."""
+    s = t.sheet
+    if tr.machine is None:
+        if tr.engineer or tr.ammunition:
+            field = "engineer" if tr.engineer else "ammunition"
+            raise FormatError(f"{where}: field {field!r}: only a war machine troop (machine = \"...\") has one")
+        return
+    if tr.machine not in s.war_machines:
+        raise FormatError(f"{where}: field 'machine': unknown war machine {tr.machine!r}; known: "
+                          f"{', '.join(s.war_machines)}")
+    if tr.miniatures > MAX_CREW:
+        raise FormatError(f"{where}: field 'miniatures': a war machine's crew is 1 to {MAX_CREW} miniatures "
+                          f"(2, and up to 2 more; K49), got {tr.miniatures}")
+    for field in ("leader", "banner", "mounted", "skirmishers"):
+        if getattr(tr, field):
+            raise FormatError(f"{where}: field {field!r}: a war machine's crew has no unit leader, banner, mount or "
+                              f"skirmish order (K49)")
+    for a in tr.ammunition:
+        if a not in s.ammunition:
+            raise FormatError(f"{where}: field 'ammunition': unknown ammunition {a!r}; known: "
+                              f"{', '.join(s.ammunition)}")
 
 
 def read_roster(path: str | Path, tables: Tables | None = None) -> Roster:

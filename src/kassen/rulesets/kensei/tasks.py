@@ -183,7 +183,7 @@ KenseiTask = PhaseTask | DecisionTask | QuestionTask
 PHASES = ("setup", "role", "turn_start", "turn_cleanup", "duel", "duel_result", "activation_round", "first", "activate",
           "order_roll", "orders", "end_activation")
 DECISIONS = ("movement", "interject", "targeted")
-QUESTIONS = ("table", "roll", "crits", "honour", "retreat_honour", "samurai")
+QUESTIONS = ("table", "roll", "crits", "honour", "retreat_honour", "samurai", "artillery")
 
 
 def phase_task(phase: str) -> Task:
@@ -205,6 +205,8 @@ def question_kind(key: str) -> str:
         return "roll"
     if key.startswith("crits"):
         return "crits"
+    if key.startswith("art-"):
+        return "artillery"
     if key == "honour-retreat":
         return "retreat_honour"
     if key in ("honour", "samurai"):

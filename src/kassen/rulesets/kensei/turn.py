@@ -79,6 +79,7 @@ class TurnRules(AbilityRules):
                 u["sheltered"] = False
                 u["strengthen"] = False
                 u["ran"] = False
+                u["shot_at"] = False
                 u["bought"] = False
                 if not u["poisoned"]:
                     u["stunned"] = 0

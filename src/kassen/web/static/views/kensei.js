@@ -170,7 +170,8 @@ export function create(ctx) {
         const active = (act.active || [])[s];
         const orders = (act.orders || [])[s];
         const rows = units.map((u) => h("tr", {class: `${u.id === active ? "active" : ""}${u.left ? "" : " gone"}`, "data-troop": u.id},
-          h("td", {}, u.name, u.id === active ? ` (active: ${orders ?? 0} order${orders === 1 ? "" : "s"}${(act.ki || [])[s] ? ", ki" : ""})` : ""),
+          h("td", {}, u.name, u.machine ? h("span", {class: "ks-marker", "data-machine": u.machine}, `war machine: ${u.machine}, ${u.bags ?? 0} bags`) : "",
+            u.id === active ? ` (active: ${orders ?? 0} order${orders === 1 ? "" : "s"}${(act.ki || [])[s] ? ", ki" : ""})` : ""),
           h("td", {}, String(u.left)), h("td", {}, u.wounds ? String(u.wounds) : ""),
           h("td", {}, u.stunned ? String(u.stunned) : ""),
           h("td", {}, u.leader ? (u.leader_wounds ? `yes, ${u.leader_wounds} wound${u.leader_wounds === 1 ? "" : "s"}` : "yes") : "–"),
