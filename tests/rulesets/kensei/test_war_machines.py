@@ -120,3 +120,31 @@ def test_war_machine_shows_in_the_terminal_view_and_rules(tmp_path):
     assert "Taiho battery" in text and "Taiho" in text and "3 bags" in text
     r = CliRunner().invoke(app, ["rules"])
     assert "War machines" in r.output and "in a roster: machine =" in r.output
+
+
+class ArtilleryBattle(KenseiGame):
+    """Kensei with the shipped Kuge artillery roster against the Kuroi-Te horde."""
+
+    def new_state(self, scenario, seed, **options):  # type: ignore[no-untyped-def]
+        options.setdefault("rosters", "kuge-artillery,kuroi-te-horde")
+        return super().new_state(scenario, seed, **options)
+
+
+def test_shipped_artillery_roster_random_battles_finish_and_machines_fire():
+    """Seeded random battles with two war machines: the contract's checks after every action,
+    every battle finishes, gunpowder bags stay within 0 to 3, and the machines do fire."""
+    from kassen.testing.contract import run_contract
+
+    fired = []
+
+    def watch(state):
+        for e in getattr(state, "events", ()):
+            if e.kind == "artillery-roll":
+                fired.append(e)
+        for seat in (0, 1):
+            for u in state.d["units"][seat]:
+                assert 0 <= u["bags"] <= 3, u
+
+    report = run_contract(ArtilleryBattle(), None, games=2, seed=3, on_state=watch)
+    assert report.finished == 2
+    assert len(fired) >= 2, "the war machines hardly fired in two random battles"
