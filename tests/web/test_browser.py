@@ -728,5 +728,16 @@ def test_the_kensei_companion_page_tracks_the_turn_and_resolves_a_roll(browser: 
     page.locator("#resolve").click()
     page.wait_for_selector("#resolver-result .error")
     assert "field 'stunned'" in page.locator("#resolver-result .error").inner_text()
+    # issue 35: a war machine troop (K49) shows its machine and gunpowder bags in the army table
+    shown = page.evaluate("""async () => {
+      const view = await import('/static/views/kensei.js');
+      const main = document.createElement('div');
+      const v = view.create({main, gameId: 'none', token: ''});
+      v.render({obs: {turn: 1, seats: ['Kuge artillery', 'Kuroi-Te horde'], act: {}, units: [[{id: 'taiho',
+        name: 'Taiho battery', left: 3, wounds: 0, stunned: 0, leader: false, machine: 'Taiho, engineer', bags: 2}],
+        []]}});
+      return main.querySelector('[data-machine]').textContent;
+    }""")
+    assert shown == "war machine: Taiho, engineer, 2 bags"
     assert not errors, errors
     ctx.close()
