@@ -6,9 +6,9 @@ in <= 50 ms and <= 50 MB).
    and a Hata-Jurushi, charging in the rear with two complete ranks, Strengthen, its banner in
    front, its leader in direct combat and every other miniature in contact; the defender the
    same without the charge. It times both sides' counts and the pairing
-   (``rolls.hand_to_hand``, what ``kassen odds`` and the roll resolver run) in CPU ms, and
+   (``counting.hand_to_hand``, what ``kassen odds`` and the roll resolver run) in CPU ms, and
    its peak memory (tracemalloc, a separate run).
-2. Times one roll's count (``rolls.odds``) by dice count, criticals on a leader with wounds
+2. Times one roll's count (``counting.odds``) by dice count, criticals on a leader with wounds
    left (the most settled counts), against the old die-by-die enumerator (the test oracle)
    where it finishes quickly.
 
@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the test oracle (tests/rulesets/kensei/oracle.py)
 
-from kassen.rulesets.kensei import rolls  # noqa: E402
+from kassen.rulesets.kensei import counting, rolls  # noqa: E402
 from kassen.rulesets.kensei.data import load_tables  # noqa: E402
 from kassen.rulesets.kensei.roster import TroopProfile, parse_roster  # noqa: E402
 
@@ -88,7 +88,7 @@ def main() -> None:
 
     a, b = largest()[:2]
     sa, sb = attacking(a), defending(b)
-    run = lambda: rolls.hand_to_hand(a, b, sa, sb, T)  # noqa: E731
+    run = lambda: counting.hand_to_hand(a, b, sa, sb, T)  # noqa: E731
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     m = run()
     rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -110,15 +110,15 @@ def main() -> None:
     for label, x, y, sx, sy in (("60 peasants (Colossal leader) charge 60 peasants", peas, peas, attacking(peas),
                                  defending(peas)),
                                 ("the largest, hunting down the leader", a, b, hunt, sb)):
-        mm = rolls.hand_to_hand(x, y, sx, sy, T)
-        ts = cpu_ms(lambda x=x, y=y, sx=sx, sy=sy: rolls.hand_to_hand(x, y, sx, sy, T), 7)
+        mm = counting.hand_to_hand(x, y, sx, sy, T)
+        ts = cpu_ms(lambda x=x, y=y, sx=sx, sy=sy: counting.hand_to_hand(x, y, sx, sy, T), 7)
         slow.append({"case": label, "dice": [mm.a.plan.dice, mm.b.plan.dice], "cpu_ms_median": statistics.median(ts),
                      "cpu_ms_max": max(ts)})
     base = rolls.plan_melee(a, b, sa, sb, T)
     table = []
-    for n in (1, 5, 10, 15, 20, 30, 40, 60, 80, 100, rolls.MAX_DICE):
+    for n in (1, 5, 10, 15, 20, 30, 40, 60, 80, 100, counting.MAX_DICE):
         plan = replace(base, dice=n)
-        new = statistics.median(cpu_ms(lambda plan=plan: rolls.odds(plan), 5))
+        new = statistics.median(cpu_ms(lambda plan=plan: counting.odds(plan), 5))
         old = statistics.median(cpu_ms(lambda plan=plan: oracle.odds(plan), 1)) if n <= 15 else None
         table.append({"dice": n, "cpu_ms": new, "old_cpu_ms": old})
     out = {"largest": big, "slow_shapes": slow, "by_dice": table}
@@ -133,7 +133,7 @@ def main() -> None:
     for r in slow:
         print(f"  {r['case']}: {r['dice'][0]} against {r['dice'][1]} dice: {r['cpu_ms_median']:.1f} CPU-ms median "
               f"of 7 (max {r['cpu_ms_max']:.1f})")
-    print("| dice | CPU ms (rolls.odds, median of 5) | old enumerator CPU ms |")
+    print("| dice | CPU ms (counting.odds, median of 5) | old enumerator CPU ms |")
     print("|---:|---:|---:|")
     for r in table:
         old = "-" if r["old_cpu_ms"] is None else f"{r['old_cpu_ms']:.0f}"

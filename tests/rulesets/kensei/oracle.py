@@ -3,7 +3,7 @@
 It walks every joint count (impacts, low damage dice, wounds, criticals) die by die, with
 ``Fraction`` probabilities, and settles each count with the damage rules as they were
 written then. Its cost grows about as dice**5, so tests use it only up to a dozen dice; the
-shipped counter (:func:`kassen.rulesets.kensei.rolls.odds`) must give the very same fractions.
+shipped counter (:func:`kassen.rulesets.kensei.counting.odds`) must give the very same fractions.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from kassen.rulesets.kensei.rolls import Damage, RollOdds, RollPlan, Target
+from kassen.rulesets.kensei.counting import RollOdds
+from kassen.rulesets.kensei.rolls import Damage, RollPlan, Target
 
 Key = tuple[int, int, int, int]
 

@@ -11,14 +11,10 @@ from fractions import Fraction as F
 import pytest
 
 from kassen.engine.errors import KassenError
+from kassen.rulesets.kensei.counting import MAX_DICE, Budget, RollOdds, hand_to_hand, odds
 from kassen.rulesets.kensei.rolls import (
-    MAX_DICE,
-    Budget,
-    RollOdds,
     RollPlan,
     Situation,
-    hand_to_hand,
-    odds,
     plan_artillery_damage,
     plan_melee,
     plan_shot,

@@ -2,7 +2,7 @@
 of a moment of play with its basic questions (``KenseiData``).
 
 The rules modules are mixins stacked in the order of the sheet's sections, each on the
-one before (``honour`` < ``combat`` < ``orders`` < ``abilities`` < ``turn`` <
+one before (``honour`` < ``combat`` < ``artillery`` < ``orders`` < ``abilities`` < ``turn`` <
 ``activation`` < ``setup`` < ``state.KenseiState``): each may call what the modules
 below it define. The task stack (``tasks``) holds the phase, the decision pending and
 the questions; ``phase`` and ``questions`` read it as saves show them.

@@ -98,8 +98,8 @@ def engagement_odds(data: dict[str, Any], src: str, base: Path | None = None, bu
                     ) -> dict[str, Any]:
     """The exact odds of the engagement ``data`` (read from ``src``; rosters given by path are
     found beside ``base``): a JSON-ready dict (raises ``KassenError``). ``budget`` (a
-    :class:`~kassen.rulesets.kensei.rolls.Budget`) stops a count that uses too much CPU."""
-    from kassen.rulesets.kensei import rolls
+    :class:`~kassen.rulesets.kensei.counting.Budget`) stops a count that uses too much CPU."""
+    from kassen.rulesets.kensei import counting, rolls
 
     try:
         e = _Engagement.model_validate(data)
@@ -114,9 +114,9 @@ def engagement_odds(data: dict[str, Any], src: str, base: Path | None = None, bu
         a, b = _troop(e.attacker, "attacker", base), _troop(e.defender, "defender", base)
         sa, sb = _situation(e.attacker, "attacker", src, a), _situation(e.defender, "defender", src, b)
         if e.kind == "hand-to-hand":
-            m = rolls.hand_to_hand(a, b, sa, sb, budget=budget)
+            m = counting.hand_to_hand(a, b, sa, sb, budget=budget)
             return {"kind": e.kind, **m.to_json()}
-        return {"kind": e.kind, "a": rolls.odds(rolls.plan_shot(a, b, sa, sb), budget).to_json()}
+        return {"kind": e.kind, "a": counting.odds(rolls.plan_shot(a, b, sa, sb), budget).to_json()}
     if e.artillery is None or e.target is None:
         raise FormatError(f"{src}: an artillery engagement needs [artillery] and [target] tables")
     known = {f.name for f in dataclasses.fields(rolls.ArtillerySituation)}
@@ -140,5 +140,5 @@ def engagement_odds(data: dict[str, Any], src: str, base: Path | None = None, bu
     t = load_tables()
     impact = {"plan": ip.to_json(), "successes": {str(k): {"p": str(v), "float": float(v)} for k, v in sorted(io.items())},
               "effects": {str(k): rolls.impact_effect(t, ip.impact, k) for k in sorted(io)}}
-    dmg = rolls.odds(rolls.plan_artillery_damage(art.ammunition, tp, st, e.affected, e.fire_template), budget)
+    dmg = counting.odds(rolls.plan_artillery_damage(art.ammunition, tp, st, e.affected, e.fire_template), budget)
     return {"kind": e.kind, "impact": impact, "a": dmg.to_json()}

@@ -66,8 +66,8 @@ class KenseiGame(Game):
         """The page's roll resolver: the exact odds of an engagement between troops of this
         battle. ``request`` is an engagement (``docs/formats.md (Kensei)``) whose sides name a
         ``seat`` (0 or 1) instead of a roster; raises ``KassenError`` naming what is wrong."""
+        from kassen.rulesets.kensei.counting import Budget
         from kassen.rulesets.kensei.engagement import engagement_odds
-        from kassen.rulesets.kensei.rolls import Budget
 
         if not isinstance(request, dict) or not isinstance(state, KenseiState):
             raise FormatError("the roll resolver takes an engagement object for a Kensei battle")
@@ -84,7 +84,7 @@ class KenseiGame(Game):
             side = dict(side)
             side["roster"] = rosters[side.pop("seat")]
             data[key] = side
-        # every roll of a legal engagement has at most rolls.MAX_DICE dice (more: refused), and
+        # every roll of a legal engagement has at most counting.MAX_DICE dice (more: refused), and
         # the count stops once it has used CALCULATOR_CPU_SECONDS of the request thread's CPU
         return engagement_odds(data, "the roll resolver", budget=Budget(CALCULATOR_CPU_SECONDS))
 
