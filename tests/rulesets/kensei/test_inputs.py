@@ -196,3 +196,25 @@ def test_roll_resolver_gives_the_markers_left_after_conversion(resolver):
     assert {row["stunned"] for row in on_undead} == {0, 1, 2}  # undead: three make a wound (003:252)
     assert {row["stunned"] for row in on_samurai} == {0, 1}    # samurai: two (003:142)
     assert abs(sum(row["float"] for row in on_undead) - 1) < 1e-12
+
+
+def test_cli_odds_names_a_bad_roster_file_latin1_or_too_many_troops(tmp_path):
+    text = (ROSTER_DIR / "buke-vanguard.toml").read_text()
+    _write(tmp_path, text.replace("Yari samurai", "Yari samuraï").encode("latin-1"), "latin.toml")
+    path = _write(tmp_path, MELEE.replace('roster = "buke-vanguard"', 'roster = "latin.toml"'))
+    r = runner.invoke(app, ["odds", str(path)])
+    assert r.exit_code == 1 and "latin.toml: not UTF-8 text (byte 0xef" in _one_line(r.output), r.output
+    troop = text[text.index("[[troops]]"):text.index("[[troops]]", text.index("[[troops]]") + 1)]
+    _write(tmp_path, text + "".join(troop.replace('id = "yari-samurai"', f'id = "t{i}"') for i in range(100)),
+           "many.toml")
+    r = runner.invoke(app, ["odds", str(_write(tmp_path, MELEE.replace('roster = "buke-vanguard"',
+                                                                      'roster = "many.toml"')))])
+    assert r.exit_code == 1 and "many.toml: field 'troops'" in _one_line(r.output), r.output
+
+
+def test_roll_resolver_refuses_a_roll_beyond_its_dice_bound_with_422(resolver, monkeypatch):
+    from kassen.rulesets.kensei import counting
+
+    monkeypatch.setattr(counting, "MAX_DICE", 5)  # the bound (120) is above every legal roll: lowered here
+    r = resolver(_body(MELEE))
+    assert r.status_code == 422 and "at most 5" in r.json()["error"]["message"], r.text
