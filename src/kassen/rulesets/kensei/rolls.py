@@ -239,8 +239,8 @@ def check_situation(p: TroopProfile, s: Situation) -> None:
                             f"{p.name} has WO {wo}; the {wo}th wound removes it, 003:143)")
     spw = p.title.stuns_per_wound
     if not 0 <= s.stunned < spw:
-        raise bad("stunned", f"Stunned markers must be 0 to {spw - 1} ({spw} make a wound for {p.title.name}, "
-                             f"003:142, 003:252)")
+        raise bad("stunned", f"Stunned markers must be 0 to {spw - 1} ({spw} make a wound for {p.troop.title} "
+                             f"troops, 003:142, 003:252)")
     if s.leader_wounds and (p.leader is None or not s.leader_alive):
         raise bad("leader_wounds", f"{p.name} has no living unit leader to carry wounds")
     if s.leader_wounds and not 0 <= s.leader_wounds < p.leader_wo + s.wo_bonus:
