@@ -143,7 +143,8 @@ def test_shipped_artillery_roster_random_battles_finish_and_machines_fire():
                 fired.append(e)
         for seat in (0, 1):
             for u in state.d["units"][seat]:
-                assert 0 <= u["bags"] <= 3, u
+                assert 0 <= u.get("bags", 0) <= 3, u
+                assert ("bags" in u) == (state.profile(seat, u["id"]).machine is not None), u
 
     report = run_contract(ArtilleryBattle(), None, games=2, seed=3, on_state=watch)
     assert report.finished == 2

@@ -50,8 +50,9 @@ def new_unit(p: TroopProfile) -> JSON:
             "leader_wounds": 0, "used": False, "fleeing": False, "sheltered": False, "retreat": False,
             "dishonoured": False, "unloaded": False, "strengthen": False, "ran": False, "poisoned": False,
             "bought": False, "lost_this_turn": 0, "lost_last_turn": 0, "leader_lost_this_turn": False,
-            "leader_lost_last_turn": False, "bags": GUNPOWDER_BAGS if p.machine is not None else 0,
-            "shot_at": False}
+            "leader_lost_last_turn": False,
+            # a war machine's crew (K49, K50): gunpowder bags left, shot at this turn
+            **({"bags": GUNPOWDER_BAGS, "shot_at": False} if p.machine is not None else {})}
 
 
 def mark(u: JSON, verb: str) -> None:

@@ -75,7 +75,7 @@ class OrderRules(ArtilleryRules):
         src = f" ({order.source})" if order else ""
         self.emit("order", {"seat": s, "unit": uid, "order": action},
                   f"{self.label(s, uid)}: {order.name if order else verb}{' ' + self.label(1 - s, target) if target else ''}{src}")
-        if verb == "shoot":
+        if verb == "shoot" and self.profile(1 - s, target).machine is not None:
             self.unit(1 - s, target)["shot_at"] = True  # 003:335: a machine shot at this turn
         if verb == "shoot" and self.profile(s, uid).machine is not None:
             act["combat"][s] = True

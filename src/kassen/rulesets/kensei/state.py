@@ -203,7 +203,8 @@ class KenseiState(SetupRules, State):
         d = self.d
         units = []
         for s in (0, 1):
-            units.append([{**u, "name": self.profile(s, u["id"]).name, "machine": self._machine_label(s, u["id"])}
+            units.append([{**u, "name": self.profile(s, u["id"]).name,
+                           **({"machine": m} if (m := self._machine_label(s, u["id"])) else {})}
                           for u in d["units"][s]])
         secondary = [d["secondary"][s] if seat == s or d["phase"] == "over" else None for s in (0, 1)]
         return {"game": "kensei", "viewer": seat, "seats": list(self.seat_names()), "phase": d["phase"],
