@@ -130,6 +130,18 @@ class TableTask(TypedDict):
     combat: bool
 
 
+class ArtilleryTask(TypedDict):
+    """A question of a war machine's shot (``key``: art-band, art-ammo, art-bags, art-elevated,
+    art-near, art-sight, art-engineer, art-sohei, art-affected, art-cover; K50)."""
+
+    t: Literal["artillery"]
+    seat: int
+    key: str
+    options: list[str]
+    text: str
+    combat: bool
+
+
 class RollTask(TypedDict):
     """The combat's dice are thrown (``key`` ``resolve``)."""
 
@@ -177,7 +189,7 @@ class SamuraiTask(TypedDict):
 PhaseTask = (SetupTask | RoleTask | TurnStartTask | TurnCleanupTask | DuelTask | DuelResultTask | ActivationRoundTask
              | FirstTask | ActivateTask | OrderRollTask | OrdersTask | EndActivationTask)
 DecisionTask = MovementTask | InterjectTask | TargetedTask
-QuestionTask = TableTask | RollTask | CritsTask | HonourTask | SamuraiTask
+QuestionTask = TableTask | ArtilleryTask | RollTask | CritsTask | HonourTask | SamuraiTask
 KenseiTask = PhaseTask | DecisionTask | QuestionTask
 
 PHASES = ("setup", "role", "turn_start", "turn_cleanup", "duel", "duel_result", "activation_round", "first", "activate",
