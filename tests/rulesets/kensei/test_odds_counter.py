@@ -9,12 +9,15 @@ import itertools
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kassen.engine.errors import KassenError
 from kassen.rulesets.kensei.counting import MAX_DICE, Budget, RollOdds, hand_to_hand, odds
 from kassen.rulesets.kensei.rolls import (
     RollPlan,
     Situation,
+    Target,
     plan_artillery_damage,
     plan_melee,
     plan_shot,
@@ -149,3 +152,26 @@ def test_cpu_guard_stops_a_count_over_its_budget():
     plan = plan_melee(a, a, Situation(in_contact=59, leader="direct"), S)
     with pytest.raises(KassenError, match="ms of CPU"):
         odds(plan, Budget(-1.0))
+
+
+@st.composite
+def plans(draw: st.DrawFn) -> RollPlan:
+    """Any small roll on any target: dice, modifiers, wound values, markers, leader rules."""
+    miniatures = draw(st.integers(1, 6))
+    leader = miniatures > 1 and draw(st.booleans())
+    wo, leader_wo = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    spw = draw(st.sampled_from([2, 3]))
+    target = Target(name="T", miniatures=miniatures, wo=wo, leader=leader, leader_wo=leader_wo if leader else 0,
+                    wounds=draw(st.integers(0, wo - 1)), stunned=draw(st.integers(0, spw - 1)),
+                    leader_wounds=draw(st.integers(0, leader_wo - 1)) if leader else 0, single=miniatures == 1,
+                    stuns_per_wound=spw, crits_to_leader=draw(st.booleans()), all_to_leader=draw(st.booleans()))
+    automatic = draw(st.booleans())
+    return RollPlan("artillery" if automatic else "hand-to-hand", "A", target, draw(st.integers(0, 6)), (),
+                    0 if automatic else draw(st.integers(-3, 3)), (), draw(st.integers(-3, 3)), (),
+                    stuns=not automatic and draw(st.booleans()), automatic=automatic)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(plans())
+def test_counter_equals_the_old_enumerator_on_any_small_roll(plan):
+    same(odds(plan), oracle.odds(plan))
