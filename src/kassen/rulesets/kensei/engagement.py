@@ -67,7 +67,7 @@ def _situation(side: _Side, where: str, source: str, troop: Any) -> Any:
     return st
 
 
-def _troop(side: _Side, where: str, base: Path) -> Any:
+def _troop(side: _Side, where: str, base: Path, src: str) -> Any:
     from kassen.rulesets.kensei.roster import profiles, read_roster
 
     path = Path(side.roster)
@@ -76,7 +76,8 @@ def _troop(side: _Side, where: str, base: Path) -> Any:
     r = read_roster(path if path.exists() else side.roster)
     found = {p.id: p for p in profiles(r)}
     if side.troop not in found:
-        raise FormatError(f"[{where}] roster {r.name!r} has no troop {side.troop!r}; its troops: {', '.join(found)}")
+        raise FormatError(f"{src}: [{where}] roster {r.name!r} has no troop {side.troop!r}; its troops: "
+                          f"{', '.join(found)}")
     return found[side.troop]
 
 
@@ -111,7 +112,7 @@ def engagement_odds(data: dict[str, Any], src: str, base: Path | None = None, bu
     if e.kind in ("hand-to-hand", "shooting"):
         if e.attacker is None or e.defender is None:
             raise FormatError(f"{src}: a {e.kind} engagement needs [attacker] and [defender] tables")
-        a, b = _troop(e.attacker, "attacker", base), _troop(e.defender, "defender", base)
+        a, b = _troop(e.attacker, "attacker", base, src), _troop(e.defender, "defender", base, src)
         sa, sb = _situation(e.attacker, "attacker", src, a), _situation(e.defender, "defender", src, b)
         if e.kind == "hand-to-hand":
             m = counting.hand_to_hand(a, b, sa, sb, budget=budget)
@@ -131,7 +132,7 @@ def engagement_odds(data: dict[str, Any], src: str, base: Path | None = None, bu
         raise FormatError(f"{src}: [artillery] field {'.'.join(str(p) for p in err['loc'])!r}: {err['msg']}") from None
     except KassenError as exc:
         raise FormatError(f"{src}: [artillery] {exc}") from None
-    tp = _troop(e.target, "target", base)
+    tp = _troop(e.target, "target", base, src)
     st = _situation(e.target, "target", src, tp)
     ip = rolls.plan_impact(art)
     io = rolls.impact_odds(ip)
