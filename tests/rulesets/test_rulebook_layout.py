@@ -37,8 +37,9 @@ def _played(gid: str, games: int) -> list[Any]:
     out = []
     for scenario in game.scenarios():
         for seed in range(games):
-            s = game.new_state(scenario, seed, **({"rosters": "kuroi-te-horde,buke-vanguard"}
-                                                  if gid == "kensei" and seed % 2 else {}))
+            rosters = ("kuge-artillery,kuroi-te-horde" if seed % 3 == 2 else  # war machines (K49)
+                       "kuroi-te-horde,buke-vanguard" if seed % 2 else None)
+            s = game.new_state(scenario, seed, **({"rosters": rosters} if gid == "kensei" and rosters else {}))
             rng = Rng(seed)
             out.append(s)
             while s.to_move() is not None:
@@ -65,7 +66,7 @@ def test_every_task_in_play_matches_its_typed_record(gid: str) -> None:
             assert s.legal_actions() == s._handlers(s.stack[-1]["t"])[0](s, s.stack[-1])
     expected = {"honourable-victory": {"fire", "move", "act2", "react"}, "clans": {"draft", "deploy", "resolve"},
                 "kensei": {"role", "duel", "first", "activate", "orders", "movement", "targeted", "table", "roll",
-                           "honour"}}[gid]
+                           "honour", "artillery"}}[gid]
     assert expected <= seen
 
 

@@ -718,7 +718,26 @@ def test_the_kensei_companion_page_tracks_the_turn_and_resolves_a_roll(browser: 
     assert "draw" in page.locator("#resolver-winner").inner_text()
     assert page.locator('#resolver-result .ks-bars[data-dist="wounds"] .ks-bar').count() >= 2
     assert "charge" in page.locator("#resolver-result .ks-mods").first.inner_text().lower()
+    # issue 35: the markers left on each target after Stunned markers are turned into wounds
+    assert page.locator("#resolver-result table.ks-left").count() == 2
+    assert "Stunned" in page.locator("#resolver-result table.ks-left").first.inner_text()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "kensei.png"), full_page=True)
+    # a count the troop cannot carry is refused with the one line naming troop and field
+    page.locator("#rs-defender input[data-field=stunned]").fill("-3")
+    page.locator("#resolve").click()
+    page.wait_for_selector("#resolver-result .error")
+    assert "field 'stunned'" in page.locator("#resolver-result .error").inner_text()
+    # issue 35: a war machine troop (K49) shows its machine and gunpowder bags in the army table
+    shown = page.evaluate("""async () => {
+      const view = await import('/static/views/kensei.js');
+      const main = document.createElement('div');
+      const v = view.create({main, gameId: 'none', token: ''});
+      v.render({obs: {turn: 1, seats: ['Kuge artillery', 'Kuroi-Te horde'], act: {}, units: [[{id: 'taiho',
+        name: 'Taiho battery', left: 3, wounds: 0, stunned: 0, leader: false, machine: 'Taiho, engineer', bags: 2}],
+        []]}});
+      return main.querySelector('[data-machine]').textContent;
+    }""")
+    assert shown == "war machine: Taiho, engineer, 2 bags"
     assert not errors, errors
     ctx.close()

@@ -134,7 +134,8 @@ def rules(as_json: Annotated[bool, typer.Option("--json", help="Print the tables
     for cm in s.commanders.values():
         lt.add_row(cm.name, f"+{cm.strategy}", f"+{cm.cards}", f"+{cm.terrain}", f"{cm.source}, {cm.terrain_source}")
     c.print(lt)
-    mt = Table("machine", "AT", "IA (as printed)", "ranges", "source", title="War machines")
+    mt = Table("machine", "AT", "IA (as printed)", "ranges", "source",
+               title="War machines (in a roster: machine = \"taiho\" on the crew's troop, K49)")
     for wm in s.war_machines.values():
         mt.add_row(wm.name, str(wm.at), wm.ia, " - ".join(wm.bands), wm.source)
     c.print(mt)
@@ -192,9 +193,26 @@ def _print_roll(c: Console, title: str, r: dict[str, Any]) -> None:
     for name in ("impacts", "wounds", "stuns", "casualties"):
         c.print(f"  {name:<10} {_dist_row(r[name])}   (mean {r['expected'][name]:.2f})")
     c.print(f"  criticals  {_dist_row(r['criticals'])}")
+    _print_left(c, r)
     if Fraction(r["leader_killed"]):
         c.print(f"  leader killed: {float(Fraction(r['leader_killed'])):.1%}")
     c.print(f"  troop wiped out: {float(Fraction(r['wiped_out'])):.1%}")
+
+
+def _print_left(c: Console, r: dict[str, Any]) -> None:
+    """The joint law of the markers left on the target once Stunned markers are turned into
+    wounds (003:142; undead 3 a wound, 003:252): what the player puts on the table."""
+    rows = [x for x in r.get("left", []) if x["float"] >= 0.0005]
+    if not rows:
+        return
+    stunned = sorted({x["stunned"] for x in r["left"]})
+    wounds = sorted({x["wounds"] for x in r["left"]})
+    cell = {(x["wounds"], x["stunned"]): x["float"] for x in r["left"]}
+    t = Table("wound markers left", *(f"{s} Stunned" for s in stunned),
+              title=f"Markers left on {r['plan']['target']} after the roll (Stunned markers turned into wounds)")
+    for w in wounds:
+        t.add_row(str(w), *(f"{cell[(w, s)]:.1%}" if (w, s) in cell else "-" for s in stunned))
+    c.print(t)
 
 
 @app.command()
@@ -257,7 +275,8 @@ def render(obs: dict[str, Any], seat: int | None) -> Any:
         t = Table("troop", "left", "wounds", "stunned", "leader", "markers",
                   title=f"{obs['seats'][s]}" + (f" ({obs['roles'][s]})" if obs["roles"][s] else ""))
         for u in units:
-            name = u["name"] + (f"  [bold]ACTIVE[/] ({orders} order(s))" if u["id"] == active else "")
+            name = u["name"] + (f" (war machine: {u['machine']}, {u.get('bags', 0)} bags)" if u.get("machine") else "") \
+                + (f"  [bold]ACTIVE[/] ({orders} order(s))" if u["id"] == active else "")
             marks = ", ".join(label for key, label in _MARKERS if u.get(key))
             leader = ("yes" + (f", {u['leader_wounds']} wound(s)" if u["leader_wounds"] else "")) if u["leader"] else "-"
             t.add_row(escape(name) if u["id"] != active else name, str(u["left"]) if u["left"] else "[dim]destroyed[/]",

@@ -114,8 +114,8 @@ troop = "yari-samurai"
 
 @pytest.mark.parametrize(("text", "message"), [
     (MELEE.replace("banner_front = true\n", "banner_front = true\ncolour = 1\n"),
-     "\\[attacker\\] unknown field 'colour'"),
-    (MELEE.replace('leader = "direct"', 'leader = "maybe"'), "\\[attacker\\] field 'leader'"),
+     "\\[attacker\\] troop 'yari-samurai': unknown field 'colour'"),
+    (MELEE.replace('leader = "direct"', 'leader = "maybe"'), "\\[attacker\\] troop 'yari-samurai': field 'leader'"),
     (MELEE.replace('troop = "yari-samurai"', 'troop = "ninjas"'), "has no troop 'ninjas'"),
     (MELEE.replace('kind = "hand-to-hand"', 'kind = "duel"'), "field 'kind'"),
     (MELEE.replace("in_contact = 4\nleader", "in_contact = 40\nleader"), "0 to 9"),
@@ -166,3 +166,14 @@ def test_kassen_play_kensei_takes_the_two_rosters_and_seats_two_people(monkeypat
     assert args == ["play", "kensei", "--option", "rosters=buke-vanguard,kuroi-te-horde", "--seed", "2"]
     result = CliRunner().invoke(main_app, args, input="")
     assert "Buke vanguard (Buke) (human)  vs  Kuroi-Te horde (Kuroi-Te) (human)" in result.output, result.output
+
+
+def test_cli_odds_shows_the_markers_left_after_conversion(tmp_path):
+    """Issue 35: the joint law of wound and Stunned markers left on the target (003:142, 003:252)."""
+    text = MELEE + "stunned = 2\n"  # on the undead defender: three Stunned markers make a wound
+    r = runner.invoke(app, ["odds", str(_file(tmp_path, text))])
+    assert r.exit_code == 0, r.output
+    assert "Markers left on Undead ashigaru" in r.output and "2 Stunned" in r.output
+    data = read_engagement(_file(tmp_path, text))
+    assert sum(Fraction(x["p"]) for x in data["a"]["left"]) == 1
+    assert {x["stunned"] for x in data["a"]["left"]} == {0, 1, 2}

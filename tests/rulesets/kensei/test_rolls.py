@@ -9,12 +9,11 @@ from fractions import Fraction as F
 import pytest
 
 from kassen.engine.errors import KassenError
+from kassen.rulesets.kensei.counting import hand_to_hand, odds
 from kassen.rulesets.kensei.rolls import (
     ArtillerySituation,
     Situation,
-    hand_to_hand,
     impact_odds,
-    odds,
     plan_artillery_damage,
     plan_impact,
     plan_melee,

@@ -116,3 +116,41 @@ def test_the_battle_ends_after_five_turns_or_when_an_army_is_lost():
 def test_options_rosters_in_seat_order(tmp_path):
     s = KenseiGame().new_state("border-wars", 0, rosters=rosters(tmp_path, ROSTER_B, ROSTER_A))
     assert s.seat_names() == ("Monks (Sohei)", "Spears (Buke)")
+
+
+def _charge_with_banner(tmp_path, answer):
+    """The Spears (with a Hata-Jurushi) charge the Hero; the table question about the banner
+    is answered ``answer``; every other question as plainly as possible; then the dice."""
+    a = ROSTER_A.replace('armour = "samurai"\n', 'armour = "samurai"\nbanner = true\n', 1)
+    s = play(start(tmp_path, SETUP, a=a), "role attacker", "no duel", "first me", "activate spears")
+    s = s.with_forced_dice([2, 5]).apply("activate monks")
+    s = play(s, "charge hero", "reaction attack", "charge reached-outside")
+    asked = [q for q in s.d["questions"] if q["key"] == "banner"]
+    assert len(asked) == 1 and asked[0]["options"] == ["banner front", "banner back"]
+    assert s.to_move() == 0 and "Hata-Jurushi" in asked[0]["text"]  # the charging player is asked
+    while s.d["questions"]:
+        legal = s.legal_actions()
+        pick = next((x for x in legal if x.split()[0] == "banner"), None) and answer
+        s = s.with_forced_dice([4] * 20 + [2] * 20).apply(pick or legal[0])
+    return next(e for e in s.events if e.kind == "roll" and e.data["by"] == [0, "spears"])
+
+
+def test_hata_jurushi_the_charging_player_says_where_the_banner_stands(tmp_path):
+    """003:124 (K18, K45): +1D6 only when the charging player says the Hata-Jurushi is in the
+    front rank; the same charge with the banner further back has one die fewer."""
+    front = _charge_with_banner(tmp_path, "banner front")
+    back = _charge_with_banner(tmp_path, "banner back")
+    assert len(front.data["dice"]) == len(back.data["dice"]) + 1
+    assert "Hata-Jurushi" in front.text and "Hata-Jurushi" not in back.text
+
+
+def test_hata_jurushi_not_asked_of_a_troop_without_one_nor_on_an_attack(tmp_path):
+    s = play(start(tmp_path, SETUP), "role attacker", "no duel", "first me", "activate spears")
+    s = s.with_forced_dice([2, 5]).apply("activate monks")
+    s = play(s, "charge hero", "reaction attack", "charge reached-outside")
+    assert not any(q["key"] == "banner" for q in s.d["questions"])
+    a = ROSTER_A.replace('armour = "samurai"\n', 'armour = "samurai"\nbanner = true\n', 1)
+    s = play(start(tmp_path, SETUP, a=a), "role attacker", "no duel", "first me", "activate spears")
+    s = s.with_forced_dice([2, 5]).apply("activate monks")
+    s = play(s, "attack hero", "reaction attack")
+    assert not any(q["key"] == "banner" for q in s.d["questions"])

@@ -48,6 +48,9 @@ class CombatRules(HonourRules):
                 self._ask(s, "charge", ["charge reached-outside", "charge reached-inside", "charge missed"],
                           f"did {p.name}'s charge reach {tp.name}, and did it begin out of the enemy's control area? "
                           f"(003:123)")
+                if p.troop.banner and self.unit(s, uid)["left"] > 1:
+                    self._ask(s, "banner", ["banner front", "banner back"],
+                              f"does {p.name} charge with its Hata-Jurushi in the front rank? (003:124; K45)")
             self._melee_questions(s, uid, "a")
             self._melee_questions(q, target, "b")
             self._ask(s, "position", ["position front", "position flank", "position rear"],
@@ -140,7 +143,7 @@ class CombatRules(HonourRules):
             complete_ranks=order == "ranks", strengthen=u["strengthen"], used=u["used"],
             reaction_attack=not attacking and defence in ("reaction", "forced"),
             out_of_cohesion=order == "broken", fleeing=u["fleeing"] or u["retreat"], sheltered=u["sheltered"],
-            banner_front=charge, leader=self._leader_role(u, a, side),
+            banner_front=charge and a.get("banner") == "front", leader=self._leader_role(u, a, side),
             in_contact=int(a.get(f"contact-{side}", a.get(f"edges-{side}", 0))),
             multiple_opponents=a.get(f"opponents-{side}") == "many",
             position=a.get("position", "front") if attacking else "front",

@@ -2,7 +2,7 @@
 of a moment of play with its basic questions (``KenseiData``).
 
 The rules modules are mixins stacked in the order of the sheet's sections, each on the
-one before (``honour`` < ``combat`` < ``orders`` < ``abilities`` < ``turn`` <
+one before (``honour`` < ``combat`` < ``artillery`` < ``orders`` < ``abilities`` < ``turn`` <
 ``activation`` < ``setup`` < ``state.KenseiState``): each may call what the modules
 below it define. The task stack (``tasks``) holds the phase, the decision pending and
 the questions; ``phase`` and ``questions`` read it as saves show them.
@@ -32,6 +32,11 @@ SPIRITUAL_CLASSES = frozenset({"O", "K", "C", "M", "I"})
 #: clan abilities the engine applies itself; the others are played at the table and recorded (K9)
 ENGINE_ABILITIES = frozenset({"bushido-law", "death-fog", "buy-the-enemy", "hunt-down-the-leader", "poison"})
 
+#: gunpowder bags a war machine starts the battle with (kensei.md §8, fan [9]; K50)
+GUNPOWDER_BAGS = 3
+#: the orders a war machine's crew may give (K49)
+MACHINE_ORDERS = ("move", "strengthen", "reload", "interact")
+
 #: orders whose whole effect on the troop is one marker: order -> (marker, value)
 ORDER_MARKS: dict[str, tuple[str, bool]] = {
     "run": ("ran", True), "regroup": ("fleeing", False), "strengthen": ("strengthen", True),
@@ -45,7 +50,9 @@ def new_unit(p: TroopProfile) -> JSON:
             "leader_wounds": 0, "used": False, "fleeing": False, "sheltered": False, "retreat": False,
             "dishonoured": False, "unloaded": False, "strengthen": False, "ran": False, "poisoned": False,
             "bought": False, "lost_this_turn": 0, "lost_last_turn": 0, "leader_lost_this_turn": False,
-            "leader_lost_last_turn": False}
+            "leader_lost_last_turn": False,
+            # a war machine's crew (K49, K50): gunpowder bags left, shot at this turn
+            **({"bags": GUNPOWDER_BAGS, "shot_at": False} if p.machine is not None else {})}
 
 
 def mark(u: JSON, verb: str) -> None:

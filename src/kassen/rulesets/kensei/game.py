@@ -17,6 +17,9 @@ from kassen.rulesets.kensei.roster import read_roster
 from kassen.rulesets.kensei.state import KenseiState
 
 DEFAULT_ROSTERS = ("buke-vanguard", "kuroi-te-horde")
+#: the CPU one roll-resolver request may use (the largest legal engagement needs about a
+#: tenth of it: benchmarks/kensei_odds.py)
+CALCULATOR_CPU_SECONDS = 0.5
 
 
 class KenseiGame(Game):
@@ -63,6 +66,7 @@ class KenseiGame(Game):
         """The page's roll resolver: the exact odds of an engagement between troops of this
         battle. ``request`` is an engagement (``docs/formats.md (Kensei)``) whose sides name a
         ``seat`` (0 or 1) instead of a roster; raises ``KassenError`` naming what is wrong."""
+        from kassen.rulesets.kensei.counting import Budget
         from kassen.rulesets.kensei.engagement import engagement_odds
 
         if not isinstance(request, dict) or not isinstance(state, KenseiState):
@@ -73,10 +77,14 @@ class KenseiGame(Game):
             side = data.get(key)
             if side is None:
                 continue
-            if not isinstance(side, dict) or side.get("seat") not in (0, 1):
-                raise FormatError(f"{key}: a side names its seat, 0 or 1, and a troop")
+            seat = side.get("seat") if isinstance(side, dict) else None
+            if type(seat) is not int or seat not in (0, 1):
+                raise FormatError(f"the roll resolver: [{key}] field 'seat': a side names its seat, 0 or 1, and a "
+                                  f"troop, got {seat!r}")
             side = dict(side)
             side["roster"] = rosters[side.pop("seat")]
             data[key] = side
-        return engagement_odds(data, "the roll resolver")
+        # every roll of a legal engagement has at most counting.MAX_DICE dice (more: refused), and
+        # the count stops once it has used CALCULATOR_CPU_SECONDS of the request thread's CPU
+        return engagement_odds(data, "the roll resolver", budget=Budget(CALCULATOR_CPU_SECONDS))
 

@@ -5,8 +5,9 @@ of a used troop (case 2), an action order or a reaction of the target (cases 4 a
 from __future__ import annotations
 
 from kassen.engine.tasks import Task
-from kassen.rulesets.kensei.combat import CombatRules
+from kassen.rulesets.kensei.artillery import ArtilleryRules
 from kassen.rulesets.kensei.common import (
+    MACHINE_ORDERS,
     MOVE_ORDERS,
     ORDER_MARKS,
     SPIRITUAL_CLASSES,
@@ -17,7 +18,7 @@ from kassen.rulesets.kensei.common import (
 from kassen.rulesets.kensei.tasks import InterjectTask, MovementTask, TargetedTask, as_task
 
 
-class OrderRules(CombatRules):
+class OrderRules(ArtilleryRules):
     """The orders of the active troops and the answers they call for."""
 
     def _legal_orders(self, task: Task) -> list[str]:
@@ -33,6 +34,10 @@ class OrderRules(CombatRules):
         p = self.profile(s, uid)
         u = self.unit(s, uid)
         forbidden = set(p.title.forbidden_orders)
+        if p.machine is not None:  # K49: the crew serves its machine
+            targets = [e["id"] for e in self.alive(1 - s)]
+            shots = [f"shoot {t}" for t in targets] if not act["combat"][s] and not u["unloaded"] else []
+            return [o for o in MACHINE_ORDERS if o not in forbidden and (o != "reload" or u["unloaded"])] + shots
         out = [o for o in MOVE_ORDERS if o not in forbidden]
         targets = [e["id"] for e in self.alive(1 - s)]
         if not act["combat"][s]:
@@ -70,6 +75,12 @@ class OrderRules(CombatRules):
         src = f" ({order.source})" if order else ""
         self.emit("order", {"seat": s, "unit": uid, "order": action},
                   f"{self.label(s, uid)}: {order.name if order else verb}{' ' + self.label(1 - s, target) if target else ''}{src}")
+        if verb == "shoot" and self.profile(1 - s, target).machine is not None:
+            self.unit(1 - s, target)["shot_at"] = True  # 003:335: a machine shot at this turn
+        if verb == "shoot" and self.profile(s, uid).machine is not None:
+            act["combat"][s] = True
+            self._start_artillery(s, uid, 1 - s, target)  # K50: no reaction to an artillery shot
+            return
         if verb in ("attack", "charge", "shoot"):
             act["combat"][s] = True
             self._targeted(s, uid, verb, target)

@@ -5,10 +5,9 @@ A roll is first *planned*: :func:`plan_melee`, :func:`plan_shot` and
 :class:`RollPlan` (dice, per-die to-hit and damage modifiers, difficulty, stuns), listing
 every modifier used with its name and sheet line. A plan is then either
 
-- counted: :func:`odds` gives the exact distributions (fractions, by enumeration, no
-  sampling) of impacts, wounds, Stunned markers and casualties, criticals and fumbles
-  included; :func:`hand_to_hand` pairs both sides of a melee (they roll at the same time,
-  003:99-100) and says who wins it (K12);
+- counted: :mod:`kassen.rulesets.kensei.counting` gives the exact distributions
+  (fractions, no sampling) of impacts, wounds, Stunned markers, casualties and the markers
+  left, and pairs both sides of a melee (they roll at the same time, 003:99-100; K12);
 - or resolved with given dice: :func:`resolve` (dice typed by players, or forced in tests).
 
 Artillery's impact roll has its own plan (:func:`plan_impact`, :func:`impact_odds`,
@@ -26,7 +25,7 @@ Artillery's impact roll has its own plan (:func:`plan_impact`, :func:`impact_odd
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -176,6 +175,8 @@ def target_of(p: TroopProfile, s: Situation, attacker: Situation) -> Target:
     left = p.miniatures if s.miniatures is None else s.miniatures
     if left < 1 or left > p.miniatures:
         raise KassenError(f"{p.name}: miniatures left must be 1 to {p.miniatures}, got {left}")
+    if min(s.wounds, s.stunned, s.leader_wounds, s.wo_bonus) < 0:
+        raise KassenError(f"{p.name}: wounds, Stunned markers, leader wounds and WO bonus are counts of 0 or more")
     leader = p.leader is not None and s.leader_alive
     exposed = leader and s.leader in ("direct",)
     return Target(
@@ -210,6 +211,55 @@ def _weapon_effects(t: Tables, me: TroopProfile, foe: TroopProfile, mine: Situat
             out.append((e.roll, Applied(f"weapon-type-{wt.type}.{e.when}", f"{wt.category} ({me.melee_weapon}): "
                                         f"{e.text}", e.value, e.source or wt.source)))
     return out
+
+
+#: the only WO bonus of the sheet: Buke Bushido Law, +2 WO for the turn (003:235)
+WO_BONUSES = (0, 2)
+#: at most this many enemy units can stand near a war machine's vertex (a roster's most troops)
+MAX_NEAR_VERTEX = 60
+
+
+def check_situation(p: TroopProfile, s: Situation) -> None:
+    """Refuse a situation that cannot stand on the table for troop ``p``: a ``KassenError``
+    naming the field (``field 'stunned': ...``), the first one wrong."""
+    def bad(name: str, why: str) -> KassenError:
+        return KassenError(f"field {name!r}: {why}, got {getattr(s, name)!r}")
+
+    if s.wo_bonus not in WO_BONUSES:
+        raise bad("wo_bonus", "the only WO bonus is Bushido Law's +2 (003:235): 0 or 2")
+    if s.miniatures is not None and not 1 <= s.miniatures <= p.miniatures:
+        raise bad("miniatures", f"miniatures left must be 1 to {p.miniatures}")
+    if not s.leader_alive and p.leader is None:
+        raise bad("leader_alive", f"{p.name} has no unit leader to lose")
+    if not s.leader_alive and s.miniatures is not None and s.miniatures > p.miniatures - 1:
+        raise bad("miniatures", f"with its leader dead, {p.name} has at most {p.miniatures - 1} miniatures left")
+    wo = p.wo + s.wo_bonus
+    if not 0 <= s.wounds < wo:
+        raise bad("wounds", f"wound markers on the damaged miniature must be 0 to {wo - 1} (a miniature of "
+                            f"{p.name} has WO {wo}; the {wo}th wound removes it, 003:143)")
+    spw = p.title.stuns_per_wound
+    if not 0 <= s.stunned < spw:
+        raise bad("stunned", f"Stunned markers must be 0 to {spw - 1} ({spw} make a wound for {p.troop.title} "
+                             f"troops, 003:142, 003:252)")
+    if s.leader_wounds and (p.leader is None or not s.leader_alive):
+        raise bad("leader_wounds", f"{p.name} has no living unit leader to carry wounds")
+    if s.leader_wounds and not 0 <= s.leader_wounds < p.leader_wo + s.wo_bonus:
+        raise bad("leader_wounds", f"the leader's wound markers must be 0 to {p.leader_wo + s.wo_bonus - 1}")
+    if s.in_contact < 0:
+        raise bad("in_contact", "a count of miniatures is 0 or more")
+    if s.banner_front and not p.troop.banner:
+        raise bad("banner_front", f"{p.name} has no Hata-Jurushi (roster: banner = false)")
+    if s.leader != "none" and p.leader is None:
+        raise bad("leader", f"{p.name} has no unit leader")
+
+
+def check_artillery(s: ArtillerySituation) -> None:
+    """Refuse counts a war machine's shot cannot have: ``KassenError`` naming the field."""
+    if not 0 <= s.enemy_units_near_vertex <= MAX_NEAR_VERTEX:
+        raise KassenError(f"field 'enemy_units_near_vertex': a count of enemy units (each removes 1D6, 003:333) "
+                          f"must be 0 to {MAX_NEAR_VERTEX}, got {s.enemy_units_near_vertex!r}")
+    if not 0 <= s.gunpowder_bags <= 2:
+        raise KassenError(f"field 'gunpowder_bags': 0 to 2 (003:329), got {s.gunpowder_bags!r}")
 
 
 # ------------------------------------------------------------------ plans
@@ -350,44 +400,21 @@ def plan_shot(a: TroopProfile, b: TroopProfile, sa: Situation, sb: Situation, ta
                     t.difficulty.value, stuns=False)
 
 
-# ------------------------------------------------------------------ counting
-Key = tuple[int, int, int, int]  # impacts, low, wounds (non-critical), criticals
-
-
-def _die_faces(plan: RollPlan) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
-    """One combat die: P(miss), P(hit & fumble), P(hit & low), P(hit & wound), P(hit & critical)."""
-    if plan.automatic:
-        hit = Fraction(1)
-    else:
-        hit = Fraction(sum(1 for d in range(1, 7) if d == 6 or (d != 1 and d + plan.hit >= plan.difficulty)), 6)
-    fumble = Fraction(1, 6)
-    crit = Fraction(1, 6)
-    wound = Fraction(sum(1 for d in range(2, 6) if d + plan.damage >= plan.difficulty), 6)
-    low = 1 - fumble - crit - wound
-    return 1 - hit, hit * fumble, hit * low, hit * wound, hit * crit
-
-
-def joint(plan: RollPlan) -> dict[Key, Fraction]:
-    """The exact joint distribution of (impacts, low damage dice, wounds, criticals)."""
-    miss, fum, low, wnd, crit = _die_faces(plan)
-    dist: dict[Key, Fraction] = {(0, 0, 0, 0): Fraction(1)}
-    for _ in range(plan.dice):
-        nxt: dict[Key, Fraction] = {}
-        for (i, lo, w, c), p in dist.items():
-            for key, q in (((i, lo, w, c), miss), ((i + 1, lo, w, c), fum), ((i + 1, lo + 1, w, c), low),
-                           ((i + 1, lo, w + 1, c), wnd), ((i + 1, lo, w, c + 1), crit)):
-                if q:
-                    nxt[key] = nxt.get(key, Fraction(0)) + p * q
-        dist = nxt
-    return dist
-
-
-def apply_damage(target: Target, impacts: int, low: int, wounds: int, criticals: int, stuns: bool) -> Damage:
-    """Put a damage roll's results on ``target`` (003:142-144; K13-K16)."""
+# ------------------------------------------------------------------ damage
+def _settle(target: Target, low: int, wounds: int, criticals: int, stuns: bool
+            ) -> tuple[int, int, int, bool, int, int, int]:
+    """A damage roll's results put on ``target`` (003:142-144; K13-K16): (Stunned markers
+    placed, wounds from Stunned markers, casualties, leader alive, his wounds, wound markers
+    left, Stunned markers left)."""
     stuns_added = low if stuns else 0
-    total_stuns = target.stunned + stuns_added
-    stun_wounds = total_stuns // target.stuns_per_wound
-    stunned = total_stuns % target.stuns_per_wound
+    stun_wounds, stunned = divmod(target.stunned + stuns_added, target.stuns_per_wound)
+    casualties, leader, leader_w, w = _wound(target, stun_wounds, wounds, criticals)
+    return (stuns_added, stun_wounds, casualties, leader, leader_w, w,
+            stunned if casualties < target.miniatures else 0)
+
+
+def _wound(target: Target, stun_wounds: int, wounds: int, criticals: int) -> tuple[int, bool, int, int]:
+    """Wounds put on ``target``: (casualties, leader alive, his wounds, wound markers left)."""
     direct = wounds + criticals
     to_leader = 0
     if target.leader and target.all_to_leader:
@@ -408,130 +435,23 @@ def apply_damage(target: Target, impacts: int, low: int, wounds: int, criticals:
     dead = min(rank, w // target.wo)
     casualties += dead
     rank -= dead
+    overflow = w - dead * target.wo if rank == 0 else 0
     w = 0 if rank == 0 else w - dead * target.wo
-    overflow = (target.wounds + to_unit) - dead * target.wo if rank == 0 else 0
     if rank == 0 and leader and overflow > 0:  # K15: with the rank and file gone the leader takes the rest
         leader_w += overflow
         if leader_w >= target.leader_wo:
             leader, casualties = False, casualties + 1
-    killed = target.leader and not leader
-    left = target.miniatures - casualties
-    after = replace(target, miniatures=left, wounds=w, stunned=stunned if left else 0, leader=leader,
-                    leader_wounds=leader_w if leader else 0)
-    return Damage(impacts, impacts - low - wounds - criticals, low, direct, criticals, stuns_added, stun_wounds,
-                  casualties, killed, after)
+    return casualties, leader, leader_w if leader else 0, w
 
 
-@dataclass
-class RollOdds:
-    """Exact distributions of one roll (values -> probability)."""
-
-    plan: RollPlan
-    impacts: dict[int, Fraction] = field(default_factory=dict)
-    wounds: dict[int, Fraction] = field(default_factory=dict)          # direct + from Stunned markers
-    criticals: dict[int, Fraction] = field(default_factory=dict)
-    fumbles: dict[int, Fraction] = field(default_factory=dict)
-    stuns: dict[int, Fraction] = field(default_factory=dict)            # Stunned markers placed
-    casualties: dict[int, Fraction] = field(default_factory=dict)
-    leader_killed: Fraction = Fraction(0)
-    wiped_out: Fraction = Fraction(0)
-    #: (total wounds, casualties) -> probability, for pairing the two sides of a melee
-    pairs: dict[tuple[int, int], Fraction] = field(default_factory=dict)
-
-    def mean(self, name: str) -> Fraction:
-        d: dict[int, Fraction] = getattr(self, name)
-        return sum((k * p for k, p in d.items()), Fraction(0))
-
-    def to_json(self) -> dict[str, Any]:
-        def dist(d: dict[int, Fraction]) -> dict[str, Any]:
-            return {str(k): {"p": str(v), "float": float(v)} for k, v in sorted(d.items())}
-
-        return {"plan": self.plan.to_json(), "impacts": dist(self.impacts), "wounds": dist(self.wounds),
-                "criticals": dist(self.criticals), "fumbles": dist(self.fumbles), "stuns": dist(self.stuns),
-                "casualties": dist(self.casualties), "leader_killed": str(self.leader_killed),
-                "wiped_out": str(self.wiped_out),
-                "expected": {n: float(self.mean(n)) for n in ("impacts", "wounds", "stuns", "casualties")}}
-
-
-def _add(d: dict[int, Fraction], k: int, p: Fraction) -> None:
-    d[k] = d.get(k, Fraction(0)) + p
-
-
-def odds(plan: RollPlan) -> RollOdds:
-    """Exact distributions of ``plan``'s impacts, wounds, stuns, criticals and casualties."""
-    out = RollOdds(plan)
-    for (i, lo, w, c), p in joint(plan).items():
-        dmg = apply_damage(plan.target, i, lo, w, c, plan.stuns)
-        _add(out.impacts, i, p)
-        _add(out.wounds, dmg.total_wounds, p)
-        _add(out.criticals, c, p)
-        _add(out.fumbles, dmg.fumbles, p)
-        _add(out.stuns, dmg.stuns_added, p)
-        _add(out.casualties, dmg.casualties, p)
-        key = (dmg.total_wounds, dmg.casualties)
-        out.pairs[key] = out.pairs.get(key, Fraction(0)) + p
-        if dmg.leader_killed:
-            out.leader_killed += p
-        if dmg.after.miniatures == 0:
-            out.wiped_out += p
-    return out
-
-
-@dataclass
-class MeleeOdds:
-    """Both sides of a hand-to-hand combat, and who wins it (K12)."""
-
-    a: RollOdds
-    b: RollOdds
-    a_wins: Fraction
-    draw: Fraction
-    b_wins: Fraction
-    #: casualties suffered by a (by b's roll, plus the peasant margin if a is peasants and loses)
-    a_casualties: dict[int, Fraction]
-    b_casualties: dict[int, Fraction]
-
-    def to_json(self) -> dict[str, Any]:
-        def dist(d: dict[int, Fraction]) -> dict[str, Any]:
-            return {str(k): {"p": str(v), "float": float(v)} for k, v in sorted(d.items())}
-
-        return {"a": self.a.to_json(), "b": self.b.to_json(),
-                "a_wins": {"p": str(self.a_wins), "float": float(self.a_wins)},
-                "draw": {"p": str(self.draw), "float": float(self.draw)},
-                "b_wins": {"p": str(self.b_wins), "float": float(self.b_wins)},
-                "a_casualties": dist(self.a_casualties), "b_casualties": dist(self.b_casualties)}
-
-
-def peasant_margin(loser: TroopProfile, margin: int, left: int) -> int:
-    """Extra peasants removed when a peasant troop loses by ``margin`` (003:256), at most ``left``."""
-    return min(max(0, margin), left) if loser.title.loses_margin else 0
-
-
-def hand_to_hand(a: TroopProfile, b: TroopProfile, sa: Situation, sb: Situation, tables: Tables | None = None
-                 ) -> MeleeOdds:
-    """Both combat and damage rolls of a melee, counted exactly; the winner is the side that
-    caused more wounds (K12); losing peasants remove the margin (003:256)."""
-    t = tables or load_tables()
-    oa = odds(plan_melee(a, b, sa, sb, t))   # a's roll, wounds on b
-    ob = odds(plan_melee(b, a, sb, sa, t))   # b's roll, wounds on a
-    b_target, a_target = oa.plan.target, ob.plan.target
-    win = draw = lose = Fraction(0)
-    ca: dict[int, Fraction] = {}
-    cb: dict[int, Fraction] = {}
-    for (wa, kb), pa in oa.pairs.items():        # wa: wounds a caused, kb: b's casualties
-        for (wb, ka), pb in ob.pairs.items():
-            p = pa * pb
-            extra_a = extra_b = 0
-            if wa > wb:
-                win += p
-                extra_b = peasant_margin(b, wa - wb, b_target.miniatures - kb)
-            elif wb > wa:
-                lose += p
-                extra_a = peasant_margin(a, wb - wa, a_target.miniatures - ka)
-            else:
-                draw += p
-            _add(ca, ka + extra_a, p)
-            _add(cb, kb + extra_b, p)
-    return MeleeOdds(oa, ob, win, draw, lose, ca, cb)
+def apply_damage(target: Target, impacts: int, low: int, wounds: int, criticals: int, stuns: bool) -> Damage:
+    """Put a damage roll's results on ``target`` (003:142-144; K13-K16)."""
+    stuns_added, stun_wounds, casualties, leader, leader_w, w, stunned = _settle(target, low, wounds, criticals,
+                                                                                 stuns)
+    after = replace(target, miniatures=target.miniatures - casualties, wounds=w, stunned=stunned, leader=leader,
+                    leader_wounds=leader_w)
+    return Damage(impacts, impacts - low - wounds - criticals, low, wounds + criticals, criticals, stuns_added,
+                  stun_wounds, casualties, target.leader and not leader, after)
 
 
 # ------------------------------------------------------------------ forced dice
@@ -645,8 +565,7 @@ def plan_impact(s: ArtillerySituation, tables: Tables | None = None) -> ImpactPl
         raise KassenError(f"the {m.name} shoots at {', '.join(m.bands)} range, not {s.range_band} (003:268)")
     if ammo.short_only and s.range_band != "short":
         raise KassenError(f"{ammo.name} can only be shot within the short range (003:324)")
-    if not 0 <= s.gunpowder_bags <= 2:
-        raise KassenError("gunpowder bags: 0 to 2 (003:329)")
+    check_artillery(s)
     if not s.line_of_sight and not s.parabolic:
         raise KassenError("a target out of line of sight needs a machine with Parabolic shot (003:337)")
     dm = [_use(t, "artillery-dice.attack", m.at, f"{m.name} attack (AT {m.at})"), _use(t, "artillery-dice.base")]
@@ -691,7 +610,7 @@ def impact_odds(plan: ImpactPlan) -> dict[int, Fraction]:
         dist = nxt
     out: dict[int, Fraction] = {}
     for (s, _f), q in dist.items():
-        _add(out, s, q)
+        out[s] = out.get(s, Fraction(0)) + q
     return out
 
 

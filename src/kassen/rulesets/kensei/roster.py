@@ -38,6 +38,8 @@ from kassen.engine.errors import FormatError
 from kassen.rulesets.kensei.data import Tables, load_tables, slug
 
 ROSTER_DIR = Path(__file__).parent / "rosters"
+#: the most troops a roster may list (K46)
+MAX_TROOPS = 60
 
 
 class _Model(BaseModel):
@@ -51,13 +53,17 @@ class Troop(_Model):
     name: str = Field(min_length=1)
     klass: str = Field(alias="class")
     title: str
-    miniatures: int = Field(ge=1, le=60)
+    miniatures: int = Field(ge=1, le=60, strict=True)
     weapons: tuple[str, ...] = ()
     armour: Literal["samurai", "cavalry", "none"] = "none"
-    mounted: bool = False
-    skirmishers: bool = False
+    mounted: bool = Field(default=False, strict=True)
+    skirmishers: bool = Field(default=False, strict=True)
     leader: str | None = None
-    banner: bool = False
+    banner: bool = Field(default=False, strict=True)
+    #: a war machine served by this troop, its crew (K49): the machine's name, e.g. "taiho"
+    machine: str | None = None
+    engineer: bool = Field(default=False, strict=True)   # an engineer leads the crew (003:294)
+    ammunition: tuple[str, ...] = ()                     # what it may load (default: every kind)
 
     @model_validator(mode="after")
     def _fill(self) -> Troop:
@@ -72,9 +78,10 @@ class Roster(_Model):
     name: str = Field(min_length=1)
     clan: str
     commander: Literal["hattamoto", "taisho", "daimyo"]
-    points: int = Field(ge=1, le=5000)
+    points: int = Field(ge=1, le=5000, strict=True)
     ability: str | None = None
-    troops: tuple[Troop, ...] = Field(min_length=1)
+    #: an army has 30-60 miniatures (kensei.md §6), so never more than 60 troops (K46)
+    troops: tuple[Troop, ...] = Field(min_length=1, max_length=MAX_TROOPS)
     #: where it was read from (set by the loader)
     source: str = ""
 
@@ -105,6 +112,11 @@ class TroopProfile:
         self.miniatures = troop.miniatures
         self.wo = self.cls.wo
         self.leader_wo = self.leader.wo if self.leader else 0
+        #: the war machine the troop serves (K49), or None
+        self.machine = s.war_machines[troop.machine] if troop.machine else None
+        self.machine_id = troop.machine
+        self.engineer = troop.engineer
+        self.ammunition: tuple[str, ...] = (troop.ammunition or tuple(s.ammunition)) if troop.machine else ()
 
     @property
     def single(self) -> bool:
@@ -171,11 +183,40 @@ def parse_roster(data: dict[str, Any], source: str, tables: Tables | None = None
                               f"leave 'armour' out or write \"cavalry\"")
         if tr.armour == "cavalry" and not tr.mounted:
             raise FormatError(f"{where}: field 'armour': cavalry armour is for mounted troops; set mounted = true")
+        _check_machine(t, tr, where)
         cls = s.classes[tr.klass]
         if cls.creature and tr.armour != "none":
             raise FormatError(f"{where}: field 'armour': creatures wear no armour (their class gives their "
                               f"protection, 003:215-216)")
     return roster
+
+
+#: a war machine's crew: 2 by default and up to 2 more (kensei.md §8, fan; K49)
+MAX_CREW = 4
+
+
+def _check_machine(t: Tables, tr: Troop, where: str) -> None:
+    """A war machine troop (K49): a known machine, its crew, ammunition it may load."""
+    s = t.sheet
+    if tr.machine is None:
+        if tr.engineer or tr.ammunition:
+            field = "engineer" if tr.engineer else "ammunition"
+            raise FormatError(f"{where}: field {field!r}: only a war machine troop (machine = \"...\") has one")
+        return
+    if tr.machine not in s.war_machines:
+        raise FormatError(f"{where}: field 'machine': unknown war machine {tr.machine!r}; known: "
+                          f"{', '.join(s.war_machines)}")
+    if tr.miniatures > MAX_CREW:
+        raise FormatError(f"{where}: field 'miniatures': a war machine's crew is 1 to {MAX_CREW} miniatures "
+                          f"(2, and up to 2 more; K49), got {tr.miniatures}")
+    for field in ("leader", "banner", "mounted", "skirmishers"):
+        if getattr(tr, field):
+            raise FormatError(f"{where}: field {field!r}: a war machine's crew has no unit leader, banner, mount or "
+                              f"skirmish order (K49)")
+    for a in tr.ammunition:
+        if a not in s.ammunition:
+            raise FormatError(f"{where}: field 'ammunition': unknown ammunition {a!r}; known: "
+                              f"{', '.join(s.ammunition)}")
 
 
 def read_roster(path: str | Path, tables: Tables | None = None) -> Roster:
@@ -188,6 +229,9 @@ def read_roster(path: str | Path, tables: Tables | None = None) -> Roster:
     except OSError as exc:
         known = ", ".join(shipped_rosters())
         raise FormatError(f"{path}: cannot read the roster: {exc.strerror or exc} (shipped rosters: {known})") from None
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"{p}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
+                          f"save the file as UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

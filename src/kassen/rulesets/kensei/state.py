@@ -203,7 +203,9 @@ class KenseiState(SetupRules, State):
         d = self.d
         units = []
         for s in (0, 1):
-            units.append([{**u, "name": self.profile(s, u["id"]).name} for u in d["units"][s]])
+            units.append([{**u, "name": self.profile(s, u["id"]).name,
+                           **({"machine": m} if (m := self._machine_label(s, u["id"])) else {})}
+                          for u in d["units"][s]])
         secondary = [d["secondary"][s] if seat == s or d["phase"] == "over" else None for s in (0, 1)]
         return {"game": "kensei", "viewer": seat, "seats": list(self.seat_names()), "phase": d["phase"],
                 "turn": d["turn"], "scenario": d["scenario"], "secondary_mission_roll": secondary,
@@ -212,6 +214,13 @@ class KenseiState(SetupRules, State):
                 "question": d["questions"][0] if d["questions"] else None, "units": units,
                 "ability_used": d["ability_used"], "to_move": self.to_move(), "prompt": self.prompt(),
                 "result": d["result"]}
+
+    def _machine_label(self, s: int, uid: str) -> str | None:
+        """The war machine a troop serves (K49), as the views show it, or None."""
+        p = self.profile(s, uid)
+        if p.machine is None:
+            return None
+        return f"{p.machine.name}" + (", engineer" if p.engineer else "")
 
     def secrets(self, seat: int | None) -> set[str]:
         return set()

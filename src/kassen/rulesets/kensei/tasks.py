@@ -130,6 +130,18 @@ class TableTask(TypedDict):
     combat: bool
 
 
+class ArtilleryTask(TypedDict):
+    """A question of a war machine's shot (``key``: art-band, art-ammo, art-bags, art-elevated,
+    art-near, art-sight, art-engineer, art-sohei, art-affected, art-cover; K50)."""
+
+    t: Literal["artillery"]
+    seat: int
+    key: str
+    options: list[str]
+    text: str
+    combat: bool
+
+
 class RollTask(TypedDict):
     """The combat's dice are thrown (``key`` ``resolve``)."""
 
@@ -177,13 +189,13 @@ class SamuraiTask(TypedDict):
 PhaseTask = (SetupTask | RoleTask | TurnStartTask | TurnCleanupTask | DuelTask | DuelResultTask | ActivationRoundTask
              | FirstTask | ActivateTask | OrderRollTask | OrdersTask | EndActivationTask)
 DecisionTask = MovementTask | InterjectTask | TargetedTask
-QuestionTask = TableTask | RollTask | CritsTask | HonourTask | SamuraiTask
+QuestionTask = TableTask | ArtilleryTask | RollTask | CritsTask | HonourTask | SamuraiTask
 KenseiTask = PhaseTask | DecisionTask | QuestionTask
 
 PHASES = ("setup", "role", "turn_start", "turn_cleanup", "duel", "duel_result", "activation_round", "first", "activate",
           "order_roll", "orders", "end_activation")
 DECISIONS = ("movement", "interject", "targeted")
-QUESTIONS = ("table", "roll", "crits", "honour", "retreat_honour", "samurai")
+QUESTIONS = ("table", "roll", "crits", "honour", "retreat_honour", "samurai", "artillery")
 
 
 def phase_task(phase: str) -> Task:
@@ -205,6 +217,8 @@ def question_kind(key: str) -> str:
         return "roll"
     if key.startswith("crits"):
         return "crits"
+    if key.startswith("art-"):
+        return "artillery"
     if key == "honour-retreat":
         return "retreat_honour"
     if key in ("honour", "samurai"):

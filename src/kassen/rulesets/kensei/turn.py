@@ -79,6 +79,8 @@ class TurnRules(AbilityRules):
                 u["sheltered"] = False
                 u["strengthen"] = False
                 u["ran"] = False
+                if "shot_at" in u:  # a war machine's crew (K50)
+                    u["shot_at"] = False
                 u["bought"] = False
                 if not u["poisoned"]:
                     u["stunned"] = 0

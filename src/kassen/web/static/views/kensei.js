@@ -2,7 +2,8 @@
 // troops and their orders), each army's roster with miniatures left, wounds, Stunned markers,
 // leader and markers, the question Kassen asks of the table, and the roll resolver: choose two
 // troops of this battle and their situation, and see the exact distributions as bars, with
-// every modifier and its sheet line (POST /api/games/{id}/calculator).
+// every modifier and its sheet line, and the markers left on each target after the roll
+// (POST /api/games/{id}/calculator).
 import {api, fill, h} from "../common.js";
 
 const MARKERS = [["used", "used"], ["fleeing", "fleeing"], ["sheltered", "sheltered"], ["retreat", "in retreat"],
@@ -60,8 +61,26 @@ function rollBlock(title, r) {
     h("div", {class: "ks-dist"}, ...distBars("impacts", r.impacts, ex.impacts), ...distBars("wounds", r.wounds, ex.wounds),
       ...distBars("stunned", r.stuns, ex.stuns), ...distBars("casualties", r.casualties, ex.casualties),
       ...distBars("criticals", r.criticals)),
+    leftTable(r),
     h("p", {class: "muted"}, `troop wiped out ${pct(Number(r.wiped_out_float ?? 0) || fraction(r.wiped_out))}`,
       r.leader_killed && fraction(r.leader_killed) ? ` · leader killed ${pct(fraction(r.leader_killed))}` : ""));
+}
+
+// the joint law of the markers left on the target once Stunned markers are turned into wounds
+// (003:142; undead: three a wound, 003:252): what the player puts on the table
+function leftTable(r) {
+  const rows = r.left || [];
+  if (!rows.length) return null;
+  const stunned = [...new Set(rows.map((x) => x.stunned))].sort((a, b) => a - b);
+  const wounds = [...new Set(rows.map((x) => x.wounds))].sort((a, b) => a - b);
+  const cell = new Map(rows.map((x) => [`${x.wounds}:${x.stunned}`, x]));
+  return h("table", {class: "ks-mods ks-left", "data-left": r.plan?.target || ""},
+    h("caption", {}, `Markers left on ${r.plan?.target || "the target"} (Stunned markers turned into wounds)`),
+    h("thead", {}, h("tr", {}, h("th", {}, "wound markers"), ...stunned.map((s) => h("th", {}, `${s} Stunned`)))),
+    h("tbody", {}, ...wounds.map((w) => h("tr", {}, h("td", {}, String(w)), ...stunned.map((s) => {
+      const x = cell.get(`${w}:${s}`);
+      return h("td", {title: x ? x.p : ""}, x ? pct(x.float) : "–");
+    })))));
 }
 
 function fraction(text) {
@@ -93,7 +112,9 @@ export function create(ctx) {
       const flags = FLAGS.map(([f, label]) => h("label", {}, h("input", {type: "checkbox", "data-field": f}), ` ${label}`));
       return h("fieldset", {id: `rs-${key}`}, h("legend", {}, key),
         troopSelect(`rs-${key}-troop`, seatDefault), " ",
-        h("label", {}, "in contact ", h("input", {type: "number", min: 0, max: 30, value: 0, "data-field": "in_contact", style: "width:4em"})),
+        h("label", {}, "in contact ", h("input", {type: "number", min: 0, max: 59, value: 0, "data-field": "in_contact", style: "width:4em"})),
+        h("label", {}, "wound markers ", h("input", {type: "number", min: 0, max: 5, value: 0, "data-field": "wounds", style: "width:3.5em"})),
+        h("label", {}, "Stunned ", h("input", {type: "number", min: 0, max: 2, value: 0, "data-field": "stunned", style: "width:3.5em"})),
         h("label", {}, "leader ", h("select", {"data-field": "leader"}, ...["none", "direct", "support"].map((x) => h("option", {value: x}, x)))),
         h("label", {}, "attacks at ", h("select", {"data-field": "position"}, ...["front", "flank", "rear"].map((x) => h("option", {value: x}, x)))),
         h("label", {}, "range ", h("select", {"data-field": "range_band"}, ...["short", "mid", "long"].map((x) => h("option", {value: x}, x)))),
@@ -149,7 +170,8 @@ export function create(ctx) {
         const active = (act.active || [])[s];
         const orders = (act.orders || [])[s];
         const rows = units.map((u) => h("tr", {class: `${u.id === active ? "active" : ""}${u.left ? "" : " gone"}`, "data-troop": u.id},
-          h("td", {}, u.name, u.id === active ? ` (active: ${orders ?? 0} order${orders === 1 ? "" : "s"}${(act.ki || [])[s] ? ", ki" : ""})` : ""),
+          h("td", {}, u.name, u.machine ? h("span", {class: "ks-marker", "data-machine": u.machine}, `war machine: ${u.machine}, ${u.bags ?? 0} bags`) : "",
+            u.id === active ? ` (active: ${orders ?? 0} order${orders === 1 ? "" : "s"}${(act.ki || [])[s] ? ", ki" : ""})` : ""),
           h("td", {}, String(u.left)), h("td", {}, u.wounds ? String(u.wounds) : ""),
           h("td", {}, u.stunned ? String(u.stunned) : ""),
           h("td", {}, u.leader ? (u.leader_wounds ? `yes, ${u.leader_wounds} wound${u.leader_wounds === 1 ? "" : "s"}` : "yes") : "–"),
