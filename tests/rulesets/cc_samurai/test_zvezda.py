@@ -13,7 +13,7 @@ from kassen.engine.errors import FormatError
 from kassen.rulesets.cc_samurai.data import load_tables
 from kassen.rulesets.cc_samurai.state import POOL_TOTAL
 from kassen.rulesets.registry import load_game
-from tests.rulesets.cc_samurai.helpers import GAME, ZVEZDA, act, leader, position, run, unit
+from tests.rulesets.cc_samurai.helpers import GAME, ZVEZDA, act, leader, position, run, skip_pass, unit
 from tests.rulesets.cc_samurai.test_orders_retreats_honor import of_kind, start_battle
 
 RED, BLUE = 0, 1
@@ -266,7 +266,7 @@ def test_zvezda_inspired_unit_ignores_its_first_honor_symbol_same_count_as_gmt_r
         pieces = [{ at = "F7", unit = "ASp" }]
     """, game=game)
     s = act(s, "play order-three-left", "order G6", "done", "end-move")
-    s = s.apply("attack G6 F7")
+    s = skip_pass(s.apply("attack G6 F7"))  # First Strike's question: Blue holds none
     assert "inspire" in s.legal_actions()
     s = act(s, "inspire", dice="h h c c")
     # 5 tokens, 1 spent to inspire, 2 symbols rolled, the first ignored: 5 - 1 + 1

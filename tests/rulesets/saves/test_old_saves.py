@@ -57,6 +57,14 @@ def test_an_old_save_loads_and_plays_on_identically(gid: str, case: dict[str, An
     assert seat is not None
     assert json.loads(json.dumps(s.observation(seat))) == case["observation"]
     after = s.apply(case["action"])
+    events = [e.to_json() for e in after.events]
+    if gid.startswith("cc-samurai"):
+        # R32's revision (issue 30): a Dragon-card or First Strike window now opens on public
+        # facts, also where the old code, knowing the hand held nothing for it, went on; passed,
+        # the game is where the old code took it
+        while after.to_json() != case["after"] and after.legal_actions() == ["pass"]:
+            after = after.apply("pass")
+            events += [e.to_json() for e in after.events]
     got = after.to_json()
     if (gid, case["kind"]) in ADDED_QUESTIONS:  # the same, but for the question the rules now ask
         key, _why = ADDED_QUESTIONS[(gid, case["kind"])]
@@ -64,4 +72,4 @@ def test_an_old_save_loads_and_plays_on_identically(gid: str, case: dict[str, An
         got = {**got, "questions": [q for q in got["questions"] if q["key"] != key]}
     assert got == case["after"]
     assert after.legal_actions() == case["after_legal"]
-    assert [e.to_json() for e in after.events] == case["events"]
+    assert events == case["events"]
