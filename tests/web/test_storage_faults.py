@@ -384,3 +384,14 @@ def test_a_shutil_copy_of_the_database_is_a_different_file(tmp_path: Path) -> No
     with pytest.raises(StorageUnavailable, match="replaced"):
         st.create_game(StoredGame("g1", "cc-samurai", "1", None, 1, {}, ["human"]), ["h"])
     st.close()
+
+
+def test_the_web_modules_examples_hold() -> None:
+    """The ``>>>`` examples of the server's modules (tests/test_doctests.py leaves kassen.web out)."""
+    import doctest
+
+    from kassen.web import app, service, storage
+
+    for module in (app, service, storage):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__

@@ -212,24 +212,29 @@ T = TypeVar("T")
 
 class Offload:
     """Runs what may wait on the database (every game route, first-load replays included) on
-    threads of its own, so the event loop, the static files and health never wait on it. A
-    request that finds every thread taken for ``wait`` seconds is told 503 (busy): a busy
-    database is a short, bounded wait, never a queue."""
+    threads of its own, so the event loop, the static files and health never wait on it. Each
+    thread's wait on the database is bounded (``storage.busy_seconds``), so a request waits for
+    a thread ``wait`` seconds at most (503 beyond), and only ``busy_wait`` while the database has
+    just been found busy: a busy database is a short, bounded wait, never a queue."""
 
-    def __init__(self, threads: int = 16, wait: float = 2 * BUSY_SECONDS) -> None:
+    def __init__(self, storage: Storage, threads: int = 16, wait: float = 10.0,
+                 busy_wait: float = BUSY_SECONDS) -> None:
+        self.storage = storage
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="kassen-io")
         self.threads = threads
         self.wait = wait
+        self.busy_wait = busy_wait
         self._slots: asyncio.Semaphore | None = None
 
     async def __call__(self, fn: Callable[..., T], *args: Any) -> T:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.threads)
+        wait = self.busy_wait if self.storage.recently_busy() else self.wait
         try:
-            await asyncio.wait_for(self._slots.acquire(), self.wait)
+            await asyncio.wait_for(self._slots.acquire(), wait)
         except TimeoutError:
-            raise StorageUnavailable(f"the server is busy: every storage thread stayed taken for "
-                                     f"{self.wait:g} s", "storage_busy") from None
+            raise StorageUnavailable(f"the server is busy: every storage thread stayed taken for {wait:g} s",
+                                     "storage_busy") from None
         try:
             return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args))
         finally:
@@ -350,7 +355,7 @@ def create_app(db_url: str, service: GameService | None = None,
     storage = service.storage if service is not None else Storage(db_url)
     svc = service if service is not None else GameService(storage)
     hub = Hub()
-    offload = Offload()
+    offload = Offload(storage)
     probe = HealthProbe(storage)
 
     @asynccontextmanager
@@ -470,6 +475,9 @@ def create_app(db_url: str, service: GameService | None = None,
             live, s = seat(game_id, authorization, token)
             return svc.view(live, s, since)
 
+        known = svc.known_seat(game_id, _token(authorization, token))
+        if known is not None:  # in memory, its token checked before: no database, no thread hop
+            return JSONResponse(svc.view(known[0], known[1], since), headers=NO_STORE)
         return JSONResponse(await offload(view), headers=NO_STORE)
 
     @app.post("/api/games/{game_id}/actions")

@@ -435,6 +435,21 @@ class GameService:
                                     f"replays: {exc}") from None
         return LiveGame(stored, game, history, self._players(stored), interactive=HUMAN in stored.seat_kinds)
 
+    def known_seat(self, game_id: str, token: str | None) -> tuple[LiveGame, int] | None:
+        """The game and seat of ``token`` when neither needs the database (the game in memory,
+        the token checked before); ``None`` otherwise (then :meth:`auth`)."""
+        if not token:
+            return None
+        known = self.tokens.get(hash_token(token))
+        if known is None or known[0] != game_id:
+            return None
+        with self.games_lock:
+            live = self.games.get(game_id)
+        if live is None:
+            return None
+        live.last_used = time.monotonic()
+        return live, known[1]
+
     def auth(self, game_id: str, token: str | None) -> tuple[LiveGame, int]:
         """The game and the seat ``token`` names: 401 without or with an unknown token,
         403 for a token of another game, 404 for an unknown game."""

@@ -98,7 +98,7 @@ GAME_ID_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ
 def plausible_game_id(game_id: str) -> bool:
     """Whether ``game_id`` could name a stored game (1 to 64 letters, digits, ``_``, ``-``).
 
-    >>> [plausible_game_id(g) for g in ("0f3a9c", "", "a\x00b", "x" * 65, "../etc")]
+    >>> [plausible_game_id(g) for g in ("0f3a9c", "", "a\\x00b", "x" * 65, "../etc")]
     [True, False, False, False, False]
     """
     return 0 < len(game_id) <= 64 and all(c in GAME_ID_CHARS for c in game_id)
@@ -226,6 +226,8 @@ class Storage:
                                           "options": f"-c lock_timeout={int(busy_seconds * 1000)}"}
         self.url = url
         self.write_lock = threading.Lock()
+        #: until when the database counts as just found busy (requests then wait less for it)
+        self.busy_until = 0.0
         self.engine: Engine = create_engine(url, future=True, **kwargs)
         if self.sqlite:
             @event.listens_for(self.engine, "connect")
@@ -257,6 +259,10 @@ class Storage:
             return f"database {row[0]}" if row else None
         return "any"
 
+    def recently_busy(self) -> bool:
+        """Whether a write found the database busy within the last ``busy_seconds``."""
+        return time.monotonic() < self.busy_until
+
     def identity_problem(self, conn: Connection) -> str | None:
         """Why the database is not the one opened (``None``: it is)."""
         if self.identity is None:
@@ -275,7 +281,10 @@ class Storage:
         and its own busy wait sleeps in steps of up to 100 ms), waited for ``busy_seconds`` at
         most (:class:`StorageUnavailable` then); the database's identity is checked first."""
         wait = self.busy_seconds if wait is None else wait
+        probe = wait < self.busy_seconds  # health's: a short look, which says nothing to the others
         if not self.write_lock.acquire(timeout=wait):
+            if not probe:
+                self.busy_until = time.monotonic() + self.busy_seconds
             raise StorageUnavailable(f"the database is busy: another write held it for over {wait:g} s",
                                      "storage_busy")
         try:
@@ -285,6 +294,10 @@ class Storage:
                     if problem is not None:
                         raise StorageUnavailable(problem, "storage_replaced")
                     yield conn
+            except DBAPIError as exc:
+                if is_busy(exc) and not probe:
+                    self.busy_until = time.monotonic() + self.busy_seconds
+                raise
             except PoolTimeout:
                 raise StorageUnavailable(f"the database is busy: no connection free within {wait:g} s",
                                          "storage_busy") from None
