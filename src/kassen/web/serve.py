@@ -179,6 +179,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, new_
     ``max_body``: the largest request body taken (413 beyond)."""
     url = default_db_url() if db is None else db
     storage = open_storage(url)
+    # requests wait on I/O while computer players compute in threads of the same process: a
+    # thread woken by I/O waits for the interpreter lock up to this interval each time (5 ms by
+    # default), many times a request; 1 ms keeps answers quick beside thinking AIs
+    sys.setswitchinterval(0.001)
     test_seed = os.environ.get("KASSEN_TEST_SEED")  # tests only: reproducible deals and dice
     service = GameService(storage, limits=limits, test_seed=int(test_seed) if test_seed else None)
     if new_game:

@@ -280,8 +280,12 @@ class Storage:
         """A write transaction. One writer at a time, queued in Python (SQLite allows one writer,
         and its own busy wait sleeps in steps of up to 100 ms), waited for ``busy_seconds`` at
         most (:class:`StorageUnavailable` then); the database's identity is checked first."""
-        wait = self.busy_seconds if wait is None else wait
-        probe = wait < self.busy_seconds  # health's: a short look, which says nothing to the others
+        probe = wait is not None and wait < self.busy_seconds  # health's short look: it tells nothing to others
+        if wait is None:
+            # writers queue here, each then waiting ``busy_seconds`` at most on the database: a
+            # queue behind a slow (CPU-starved) writer is waited for longer, one behind a locked
+            # database (found so a moment ago) only briefly
+            wait = 0.2 * self.busy_seconds if self.recently_busy() else 3 * self.busy_seconds
         if not self.write_lock.acquire(timeout=wait):
             if not probe:
                 self.busy_until = time.monotonic() + self.busy_seconds
