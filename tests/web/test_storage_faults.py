@@ -302,7 +302,8 @@ def test_impossible_game_ids_are_404_on_every_database(app_client: Any, bad: str
               client.post(f"/api/games/{bad}/actions", headers=red.headers, json={"action": "x"}),
               client.get(f"/api/games/{bad}/events?token={red.token}")):
         assert_error(r, 404, "not_found")
-    assert client.get("/api/health").json()["ok"] is True  # and the server is fine
+    health = client.get("/api/health").json()
+    assert health["ok"] is True, health  # and the server is fine
 
 
 # ------------------------------------------------------------------ finding 9: URLs that keep nothing

@@ -15,6 +15,7 @@ import functools
 import ipaddress
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -246,20 +247,37 @@ class Offload:
 
 class HealthProbe:
     """Health's real write, on a thread of its own, one at a time: health answers within
-    ``wait`` seconds whatever the database does (a probe still running says so)."""
+    ``wait`` seconds whatever the database does. A probe still running then (a starved CPU, a
+    database slow to connect) is answered by the last probe's result when it finished less than
+    ``fresh`` seconds ago, else 'busy'."""
 
-    def __init__(self, storage: Storage, wait: float = 0.25) -> None:
+    def __init__(self, storage: Storage, wait: float = 0.25, fresh: float = 5.0) -> None:
         self.storage = storage
         self.wait = wait
+        self.fresh = fresh
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="kassen-health")
         self.running: Future[str | None] | None = None
+        self.last: tuple[float, str | None] | None = None
+
+    def _probe(self) -> str | None:
+        result = self.storage.check_writable()
+        self.last = (time.monotonic(), result)
+        return result
+
+    def start(self) -> None:
+        """Start a probe unless one runs (at start-up: the first health answer has a result)."""
+        if self.running is None or self.running.done():
+            self.running = self.pool.submit(self._probe)
 
     async def __call__(self) -> str | None:
-        if self.running is None or self.running.done():
-            self.running = self.pool.submit(self.storage.check_writable)
+        self.start()
+        assert self.running is not None
         try:
             return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.running)), self.wait)
         except TimeoutError:
+            last = self.last
+            if last is not None and time.monotonic() - last[0] < self.fresh:
+                return last[1]
             return f"busy: the database did not answer a write within {self.wait:g} s"
 
     def close(self) -> None:
@@ -362,6 +380,7 @@ def create_app(db_url: str, service: GameService | None = None,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
         svc.listeners.append(hub.from_thread)
+        probe.start()
         yield
         hub.stopping.set()
         svc.close()
