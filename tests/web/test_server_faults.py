@@ -374,3 +374,4 @@ def test_a_new_game_with_an_ai_beyond_the_address_s_thinking_bound_is_a_clear_42
         assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_requests"
         assert "--max-thinking-per-address 1" in r.json()["error"]["message"]
         assert client.post("/api/games", json={"seats": ["human", "human"]}).status_code == 201
+        assert len(svc.created_by["testclient"]) == 2  # the refused creation spent no hourly slot

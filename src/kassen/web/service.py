@@ -285,6 +285,8 @@ class GameService:
         one) is never taken from a request: whoever knows it knows every die to come.
         ``client`` (an address) is held to ``limits.games_per_client_per_hour`` (429)."""
         if client is not None:
+            if any(k.strip().lower() != HUMAN for k in seats):  # refused first: no hourly slot spent
+                self._check_thinking(client)
             self._count_creation(client)
         if ruleset not in GAMES:
             raise WebError(400, f"unknown ruleset {cut(ruleset)}; known: {', '.join(GAMES)}")
@@ -315,8 +317,6 @@ class GameService:
                 raise WebError(429, f"{running} games between computer players are being played on this server "
                                     f"(the most it allows at once); watch one of them or try again later",
                                headers={"Retry-After": "60"})
-        if client is not None and any(k != HUMAN for k in kinds):
-            self._check_thinking(client)
         game_id = secrets.token_hex(8)
         tokens = [secrets.token_urlsafe(24) for _ in kinds]
         stored = StoredGame(game_id, game.id, game.rules_version, scenario, seed, {}, kinds)
