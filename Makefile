@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint bench clean chromium
+.PHONY: play test lint bench clean chromium postgresql
 
 # setup.py compiles the engine's hot modules (mypyc) when a C compiler works, so an edit of
 # one of them rebuilds; KASSEN_PURE_PYTHON=1 installs (and runs) pure Python. setup.py holds
@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml requirements.lock setup.py $(COMPILED)
 play: $(STAMP)
 	PYTHONMALLOC=malloc $(VENV)/bin/kassen serve --new-game --open
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium postgresql
 	$(PY) -m pytest -q -n 2 -p no:cacheprovider
 
 # the browser tests drive Debian's chromium (never a browser downloaded by Playwright)
@@ -32,6 +32,18 @@ chromium:
 	    echo "The browser tests need chromium. Install it, then run make test again:"; \
 	    echo "    sudo apt-get install -y chromium"; \
 	    exit 1; \
+	  fi; }
+
+# the storage, API and leak tests also run on a PostgreSQL server the tests start themselves
+# (initdb + pg_ctl in a temporary directory): Debian's server programs, installed as root
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing PostgreSQL for the storage tests (apt-get)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; \
+	  else \
+	    echo "PostgreSQL is not installed: its tests will be skipped. To run them:"; \
+	    echo "    sudo apt-get install -y postgresql"; \
 	  fi; }
 
 lint: $(STAMP)

@@ -12,6 +12,14 @@ Bounded: ``--seconds`` of load (default 60) and ``--max-requests`` in all; loopb
 the server it starts is stopped at the end.
 
     .venv/bin/python benchmarks/load.py --games 100 --seconds 60 --kill-at 30 --json
+
+``--attack N`` (issue 31, finding 1) adds, beside the people's games, one address (its
+``X-Forwarded-For``; the server believes it from loopback only for the benchmark) that creates
+N games ``["hard", "human"]`` and plays its seat the instant it may, retrying refused
+creations; and one person (another address) playing against ``greedy``, whose every AI answer
+is timed (from the POST that handed the move over to the view saying it is the person's turn
+again). ``--lock-for S`` instead holds the SQLite write lock for S seconds from outside the
+server (as a backup does) while static files, health and actions are asked for in a loop.
 """
 
 from __future__ import annotations
@@ -37,8 +45,95 @@ ENDS = ("done", "end-move", "end-battle", "pass")
 
 
 def Server(db: str, port: int) -> ServedKassen:  # noqa: N802 - reads like the class it makes
-    """The served Kassen under load: no limit on games per address, its output dropped."""
-    return ServedKassen(db, port, args=("--games-per-hour", "100000"), quiet=True)
+    """The served Kassen under load: no limit on games per address, its output dropped; the
+    benchmark's X-Forwarded-For believed (it plays several addresses from loopback)."""
+    return ServedKassen(db, port, args=("--games-per-hour", "100000", "--forwarded-allow-ips", "127.0.0.1"),
+                        quiet=True)
+
+
+class Attacker(threading.Thread):
+    """Finding 1's attack: one address creates ``n`` games ``["hard", "human"]`` (retrying a 429
+    every second) and plays its seat in each the instant it may."""
+
+    def __init__(self, base: str, n: int, stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.base, self.n, self.stop = base, n, stop
+        self.headers = {"X-Forwarded-For": "10.66.0.1"}
+        self.http = httpx.Client(timeout=30, headers=self.headers)
+        self.games: list[dict[str, Any]] = []
+        self.refused = 0
+        self.refusal = ""
+        self.actions = 0
+
+    def run(self) -> None:
+        last_try = 0.0
+        while not self.stop.is_set():
+            try:
+                if len(self.games) < self.n and time.monotonic() - last_try >= 1.0:
+                    while len(self.games) < self.n:
+                        r = self.http.post(self.base + "/api/games", json={"seats": ["hard", "human"]})
+                        if r.status_code != 201:
+                            self.refused += 1
+                            self.refusal = r.json()["error"]["message"]
+                            last_try = time.monotonic()
+                            break
+                        self.games.append(r.json())
+                moved = False
+                for g in self.games:
+                    t = g["seats"][1]["token"]
+                    v = self.http.get(f"{self.base}/api/games/{g['game_id']}?since=1000000000",
+                                      headers={"Authorization": f"Bearer {t}"}).json()
+                    if v.get("your_turn"):
+                        r = self.http.post(f"{self.base}/api/games/{g['game_id']}/actions?since=1000000000",
+                                           headers={"Authorization": f"Bearer {t}"},
+                                           json={"action": pick([a["action"] for a in v["actions"]]),
+                                                 "at": v["version"]})
+                        self.actions += r.status_code == 200
+                        moved = True
+                if not moved:
+                    time.sleep(0.05)
+            except httpx.HTTPError:
+                time.sleep(0.2)
+
+
+class Person(threading.Thread):
+    """A person (another address) playing against ``greedy``: how long each AI answer takes."""
+
+    def __init__(self, base: str, stop: threading.Event) -> None:
+        super().__init__(daemon=True)
+        self.base, self.stop = base, stop
+        self.http = httpx.Client(timeout=60, headers={"X-Forwarded-For": "10.1.0.7"})
+        self.waits: list[float] = []
+        self.unanswered = 0.0
+
+    def run(self) -> None:
+        r = self.http.post(self.base + "/api/games", json={"seats": ["human", "greedy"]})
+        r.raise_for_status()
+        g = r.json()
+        url = f"{self.base}/api/games/{g['game_id']}?since=1000000000"
+        auth = {"Authorization": f"Bearer {g['seats'][0]['token']}"}
+        handed: float | None = None
+        while not self.stop.is_set():
+            try:
+                v = self.http.get(url, headers=auth).json()
+            except httpx.HTTPError:
+                time.sleep(0.2)
+                continue
+            if v.get("result") is not None:
+                return
+            if not v.get("your_turn"):
+                if handed is not None:
+                    self.unanswered = time.perf_counter() - handed
+                time.sleep(0.02)
+                continue
+            if handed is not None:
+                self.waits.append(time.perf_counter() - handed)
+                handed = None
+            before = v["version"]
+            r = self.http.post(f"{self.base}/api/games/{g['game_id']}/actions?since=1000000000", headers=auth,
+                               json={"action": pick([a["action"] for a in v["actions"]]), "at": before})
+            if r.status_code == 200 and not r.json().get("your_turn"):
+                handed = time.perf_counter()  # the AI is to move now
 
 
 def pick(actions: list[str]) -> str:
@@ -56,6 +151,7 @@ class Client(threading.Thread):
         self.base, self.game, self.stop, self.budget, self.lock, self.think = base, game, stop, budget, lock, think
         self.latencies: list[float] = []
         self.acked: dict[int, str] = {}  # version before the action -> action, for every 200
+        self.statuses: dict[int, int] = {}
         self.retries = 0
         self.http = httpx.Client(timeout=30)
 
@@ -83,6 +179,7 @@ class Client(threading.Thread):
                 r = self.http.post(f"{self.base}/api/games/{gid}/actions?since=1000000000",
                                    headers={"Authorization": f"Bearer {token}"}, json={"action": action, "at": at})
                 self.latencies.append(time.perf_counter() - t0)
+                self.statuses[r.status_code] = self.statuses.get(r.status_code, 0) + 1
                 if r.status_code == 200:
                     self.acked[at] = action
                 if self.think:
@@ -178,10 +275,19 @@ def main() -> None:
     ap.add_argument("--memory", type=int, default=0, metavar="N",
                     help="instead: play N short games (clans, 2 people) to the end, 50 at a time, and report the "
                          "server's memory fresh, after them, and once the finished games have left memory")
+    ap.add_argument("--attack", type=int, default=0, metavar="N",
+                    help="also: one address creates N games ['hard', 'human'] and plays them instantly, and a "
+                         "person plays against greedy, each AI answer timed (issue 31, finding 1)")
+    ap.add_argument("--lock-for", type=float, default=0.0, metavar="S",
+                    help="instead: hold the database's write lock S seconds while static files, health and "
+                         "actions are asked for (issue 31, finding 3)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if args.memory:
         memory_run(args.memory, args.json)
+        return
+    if args.lock_for:
+        lock_run(args.lock_for, args.json)
         return
     kill_at = args.seconds / 2 if args.kill_at is None else args.kill_at
     tmp = tempfile.mkdtemp(prefix="kassen-load-")
@@ -198,8 +304,13 @@ def main() -> None:
     stop = threading.Event()
     budget, lock = [args.max_requests], threading.Lock()
     clients = [Client(server.base, g, stop, budget, lock, args.think) for g in games]
+    attacker = Attacker(server.base, args.attack, stop) if args.attack else None
+    person = Person(server.base, stop) if args.attack else None
     cpu0 = os.times()
     t0 = time.monotonic()
+    for extra in (attacker, person):
+        if extra is not None:
+            extra.start()
     for c in clients:
         c.start()
     killed = False
@@ -212,6 +323,9 @@ def main() -> None:
     stop.set()
     for c in clients:
         c.join(60)
+    for extra in (attacker, person):
+        if extra is not None:
+            extra.join(60)
     elapsed = time.monotonic() - t0
     rss_end = server.rss_mb()
     server.stop()
@@ -235,6 +349,8 @@ def main() -> None:
     out = {
         "games": args.games, "seconds": round(elapsed, 1), "think_seconds": args.think, "killed": killed,
         "posts": len(lat), "acknowledged": acked, "lost": lost,
+        "post_statuses": {str(k): sum(c.statuses.get(k, 0) for c in clients)
+                          for k in sorted({k for c in clients for k in c.statuses})},
         "retries_after_kill": sum(c.retries for c in clients),
         "actions_per_second": round(acked / elapsed, 1),
         "post_p50_ms": round(pct(lat, 50) * 1000, 1), "post_p95_ms": round(pct(lat, 95) * 1000, 1),
@@ -244,8 +360,74 @@ def main() -> None:
         "client_cpu_seconds": round((cpu1.user - cpu0.user) + (cpu1.system - cpu0.system), 1),
         "load_average_1min": round(os.getloadavg()[0], 2),
     }
+    if attacker is not None and person is not None:
+        out.update({
+            "attack_games_created": len(attacker.games), "attack_creations_refused": attacker.refused,
+            "attack_refusal": attacker.refusal, "attack_actions": attacker.actions,
+            "greedy_answers": len(person.waits),
+            "greedy_answer_p50_s": round(pct(person.waits, 50), 3), "greedy_answer_p95_s": round(pct(person.waits, 95), 3),
+            "greedy_answer_max_s": round(max(person.waits, default=0.0), 3),
+            "greedy_unanswered_at_end_s": round(person.unanswered, 3),
+        })
     print(json.dumps(out, indent=2) if args.json else
           "\n".join(f"{k:>22}: {v}" for k, v in out.items()))
+
+
+def lock_run(seconds: float, as_json: bool) -> None:
+    """Hold SQLite's write lock ``seconds`` from outside while static files, health and actions
+    are asked for, each in a loop of its own: their latencies and statuses."""
+    import sqlite3
+
+    tmp = tempfile.mkdtemp(prefix="kassen-lock-")
+    db = f"{tmp}/games.db"
+    server = Server(f"sqlite:///{db}", free_port())
+    server.start()
+    http = httpx.Client(timeout=60)
+    g = http.post(server.base + "/api/games", json={"seats": ["human", "human"]}).json()
+    auth = {"Authorization": f"Bearer {g['seats'][0]['token']}"}
+    action = http.get(f"{server.base}/api/games/{g['game_id']}", headers=auth).json()["actions"][0]["action"]
+    held = threading.Event()
+    done = threading.Event()
+    results: dict[str, list[tuple[float, int]]] = {"static": [], "health": [], "action": []}
+
+    def ask(name: str, fn: Any) -> None:
+        c = httpx.Client(timeout=60)
+        held.wait()
+        while not done.is_set():
+            t0 = time.perf_counter()
+            r = fn(c)
+            results[name].append((time.perf_counter() - t0, r.status_code))
+            time.sleep(0.02)
+
+    askers = [
+        threading.Thread(target=ask, args=("static", lambda c: c.get(server.base + "/static/app.js")), daemon=True),
+        threading.Thread(target=ask, args=("health", lambda c: c.get(server.base + "/api/health")), daemon=True),
+        threading.Thread(target=ask, args=("action", lambda c: c.post(
+            f"{server.base}/api/games/{g['game_id']}/actions", headers=auth, json={"action": action, "at": 0})),
+            daemon=True),
+    ]
+    for t in askers:
+        t.start()
+    conn = sqlite3.connect(db, timeout=10)
+    conn.execute("BEGIN IMMEDIATE")
+    held.set()
+    time.sleep(seconds)
+    done.set()
+    conn.rollback()
+    conn.close()
+    for t in askers:
+        t.join(60)
+    server.stop()
+    out: dict[str, Any] = {"lock_seconds": seconds}
+    for name, rs in results.items():
+        lat = [x for x, _ in rs]
+        out[f"{name}_requests"] = len(rs)
+        out[f"{name}_statuses"] = sorted({s for _, s in rs})
+        out[f"{name}_p50_ms"] = round(pct(lat, 50) * 1000, 1)
+        out[f"{name}_p95_ms"] = round(pct(lat, 95) * 1000, 1)
+        out[f"{name}_max_ms"] = round(max(lat, default=0.0) * 1000, 1)
+    out["load_average_1min"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(out, indent=2) if as_json else "\n".join(f"{k:>22}: {v}" for k, v in out.items()))
 
 
 if __name__ == "__main__":

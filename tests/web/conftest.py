@@ -1,8 +1,12 @@
-"""Fixtures of the web tests: an app over a fresh SQLite file, and seat helpers."""
+"""Fixtures of the web tests: an app over a fresh database (SQLite, and PostgreSQL started by the
+tests for the modules of ``BOTH_DATABASES``), and seat helpers."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,10 +48,19 @@ class Seat:
         return self.client.post(f"/api/games/{self.game_id}/actions", headers=self.headers, json=body)
 
 
-#: run the API tests against another database, e.g. PostgreSQL:
-#: ``KASSEN_TEST_DB=postgresql+psycopg://user@host/db make test`` (its Kassen tables are
-#: dropped before every test: use a database of its own)
+#: run the PostgreSQL tests against a server of your own instead of the one the tests start:
+#: ``KASSEN_TEST_DB=postgresql+psycopg://user@host/db`` (its Kassen tables are dropped before
+#: every test: use a database of its own)
 TEST_DB = os.environ.get("KASSEN_TEST_DB")
+#: the test modules whose storage, API and leak tests run on SQLite and on PostgreSQL
+BOTH_DATABASES = {"test_api", "test_leaks", "test_storage_faults"}
+#: the session's PostgreSQL: ``stop`` and ``start`` it (a fault test restarts it)
+PG: dict[str, Any] = {}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "db_url" in metafunc.fixturenames and metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_DATABASES:
+        metafunc.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
 
 
 def _empty_test_db(url: str) -> None:
@@ -60,11 +73,97 @@ def _empty_test_db(url: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture
-def app_client(tmp_path: Path) -> Iterator[tuple[TestClient, GameService]]:
+def _pg_bindir() -> Path | None:
+    """Where PostgreSQL's server programs are (Debian: /usr/lib/postgresql/<version>/bin)."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name)
+                   if p.parent.parent.name.isdigit() else 0)
+    if found:
+        return found[-1].parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster for this test session: initdb in a temporary directory,
+    started by pg_ctl on a unix socket there (no TCP port), as the ``postgres`` user (or
+    ``nobody``) when the tests run as root, which PostgreSQL refuses; stopped and removed at the
+    end. Skipped, saying why, only where PostgreSQL or its driver is not installed (``make test``
+    installs both where it can)."""
     if TEST_DB:
-        _empty_test_db(TEST_DB)
-    app = create_app(TEST_DB or f"sqlite:///{tmp_path / 'games.db'}", allowed_hosts=("testserver",))
+        yield TEST_DB
+        return
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("the PostgreSQL driver psycopg is not installed (pip install -r requirements.lock)")
+    bindir = _pg_bindir()
+    if bindir is None:
+        pytest.skip("PostgreSQL is not installed: 'make postgresql' installs it (apt-get install postgresql, "
+                    "as root)")
+    root = Path(tempfile.mkdtemp(prefix="kassen-pg-"))
+    os.chmod(root, 0o755)
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        import pwd
+
+        user = "postgres" if _has_user("postgres") else "nobody"
+        entry = pwd.getpwnam(user)
+        os.chown(root, entry.pw_uid, entry.pw_gid)
+        prefix = ["runuser", "-u", user, "--"]
+    data = root / "data"
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
+    started = False
+    try:
+        subprocess.run([*prefix, str(bindir / "initdb"), "-D", str(data), "-U", "kassen", "--auth=trust",
+                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True, env=env, timeout=120)
+        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-t", "60",
+                        "-o", f"-k {root} -c listen_addresses='' -c fsync=off -c max_connections=200", "start"],
+                       check=True, capture_output=True, env=env, timeout=120)
+        started = True
+        ctl = [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-w", "-t", "60"]
+        PG["data"] = data
+        PG["stop"] = lambda: subprocess.run([*ctl, "-m", "fast", "stop"], check=True, capture_output=True, env=env)
+        PG["start"] = lambda: subprocess.run([*ctl, "-l", str(root / "log"), "-o",
+                                              f"-k {root} -c listen_addresses='' -c fsync=off -c max_connections=200",
+                                              "start"], check=True, capture_output=True, env=env)
+        yield f"postgresql+psycopg://kassen@/postgres?host={root}"
+    except subprocess.CalledProcessError as exc:
+        log = (root / "log").read_text(errors="replace")[-2000:] if (root / "log").exists() else ""
+        pytest.fail(f"PostgreSQL did not start: {exc.stderr.decode(errors='replace')[-2000:]} {log}")
+    finally:
+        PG.clear()
+        if started:
+            subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                           capture_output=True, env=env, timeout=60)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _has_user(name: str) -> bool:
+    import pwd
+
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+@pytest.fixture
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database for one test: an SQLite file, or (parametrized in the modules of
+    ``BOTH_DATABASES``) the session's PostgreSQL with Kassen's tables dropped."""
+    kind = getattr(request, "param", "sqlite")
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    url: str = request.getfixturevalue("pg_server")
+    _empty_test_db(url)
+    return url
+
+
+@pytest.fixture
+def app_client(db_url: str) -> Iterator[tuple[TestClient, GameService]]:
+    app = create_app(db_url, allowed_hosts=("testserver",))
     with TestClient(app) as client:
         yield client, app.state.service
 

@@ -91,7 +91,7 @@ def app_with(tmp_path: Path, limits: Limits, rec: Recorder | None = None) -> tup
 
 
 def test_too_many_games_between_computers_is_a_clear_429(tmp_path: Path) -> None:
-    client, svc = app_with(tmp_path, Limits(ai_only_games=2))
+    client, svc = app_with(tmp_path, Limits(ai_only_games=2, thinking_per_client=10))
     with client:
         for _ in range(2):
             assert client.post("/api/games", json={"seats": ["mcts", "mcts"]}).status_code == 201

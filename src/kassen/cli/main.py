@@ -622,6 +622,14 @@ def serve(
                                                               "memory (it reloads when asked for).")] = 10.0,
     expire_days: Annotated[float, typer.Option(min=0.01, help="An unfinished game nobody moves in for this "
                                                               "long expires.")] = 30.0,
+    max_thinking_per_address: Annotated[int, typer.Option(min=1, help="Computer players one address may have "
+                                                                      "thinking at once (a new game with an AI "
+                                                                      "beyond: 429).")] = 2,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="Proxies whose X-Forwarded-For is believed (comma-separated addresses, '*' any); by default "
+             "nobody's, so a client cannot pose as another address.")] = None,
+    max_body: Annotated[int, typer.Option(min=1024, help="The largest request body taken, in bytes "
+                                                         "(larger: 413).")] = 1_000_000,
 ) -> None:
     """Serve the games in the browser (and as a JSON API; schema at /docs)."""
     import os
@@ -632,9 +640,9 @@ def serve(
     hosts = [*(allowed_host or []), *(h for h in os.environ.get("KASSEN_ALLOWED_HOSTS", "").split(",") if h.strip())]
     limits = Limits(games_per_client_per_hour=games_per_hour, ai_only_games=max_ai_games,
                     idle_seconds=idle_minutes * 60, finished_idle_seconds=min(60.0, idle_minutes * 60),
-                    expire_seconds=expire_days * 86400)
+                    expire_seconds=expire_days * 86400, thinking_per_client=max_thinking_per_address)
     run_server(host, port, db, new_game=new_game, open_browser=open_browser, allowed_hosts=tuple(hosts),
-               limits=limits)
+               limits=limits, forwarded_allow_ips=forwarded_allow_ips, max_body=max_body)
 
 
 def _scenarios_show(name: str, game: str | None) -> None:

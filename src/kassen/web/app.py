@@ -11,26 +11,38 @@ what is wrong; nothing changes. Requests whose ``Host`` is not this server's are
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import json
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Annotated, Any
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kassen.web.extras import reference
 from kassen.web.service import MAX_ACTION_LEN, GameService, WebError
-from kassen.web.storage import SCHEMA_VERSION, Storage
+from kassen.web.storage import (
+    BUSY_SECONDS,
+    SCHEMA_VERSION,
+    Storage,
+    StorageUnavailable,
+    first_line,
+    is_busy,
+)
 
 log = logging.getLogger("kassen.web")
 
@@ -51,9 +63,29 @@ ERROR_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "
                422: "invalid", 429: "too_many_requests", 500: "internal", 503: "unavailable"}
 
 
+#: the longest error message sent: whatever a request sent in, an error never echoes much of it
+MAX_MESSAGE = 500
+#: the largest request body read (``kassen serve --max-body``): larger is a 413, before reading it
+MAX_BODY = 1_000_000
+
+
 def error_body(status: int, message: str, code: str | None = None) -> dict[str, Any]:
-    """The one error shape of every response: ``{"error": {"code", "message"}}``."""
+    """The one error shape of every response: ``{"error": {"code", "message"}}`` (the message
+    cut to ``MAX_MESSAGE`` characters)."""
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE - 3] + "..."
     return {"error": {"code": code or ERROR_CODES.get(status, "error"), "message": message}}
+
+
+def error_bytes(status: int, message: str, code: str | None = None) -> bytes:
+    return json.dumps(error_body(status, message, code)).encode()
+
+
+def raw_error_headers(body: bytes) -> list[tuple[bytes, bytes]]:
+    """The headers of an error answered below the framework (middleware, HTTP parser)."""
+    return [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+            (b"cache-control", b"no-store"),
+            *((k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items())]
 
 
 def host_allowed(host_header: str, allowed: frozenset[str]) -> bool:
@@ -117,6 +149,162 @@ class GuardMiddleware:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class BodyLimitMiddleware:
+    """Refuses a request body over ``limit`` bytes with 413: at once when ``Content-Length``
+    says so (nothing of the body is read), else as soon as the chunks read pass it."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def _refuse(self, send: Send) -> None:
+        body = error_bytes(413, f"the request body is larger than this server takes ({self.limit} bytes)")
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [*raw_error_headers(body), (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = next((v for k, v in scope.get("headers", ()) if k == b"content-length"), None)
+        if length is not None:
+            try:
+                too_large = int(length) > self.limit
+            except ValueError:
+                too_large = False  # the server's parser refuses a malformed length before us
+            if too_large:
+                await self._refuse(send)
+                return
+        seen = 0
+        started = refused = False
+
+        async def counting() -> Message:
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    # answered here: the framework would turn an error raised while reading into
+                    # a 400; the application is then told the client left, and sends nothing
+                    refused = True
+                    if not started:
+                        await self._refuse(send)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def watching(message: Message) -> None:
+            nonlocal started
+            if refused:
+                return
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        await self.app(scope, counting, watching)
+
+
+T = TypeVar("T")
+
+
+class Offload:
+    """Runs what may wait on the database (every game route, first-load replays included) on
+    threads of its own, so the event loop, the static files and health never wait on it. Each
+    thread's wait on the database is bounded (``storage.busy_seconds``), so a request waits for
+    a thread ``wait`` seconds at most (503 beyond), and only ``busy_wait`` while the database has
+    just been found busy: a busy database is a short, bounded wait, never a queue."""
+
+    def __init__(self, storage: Storage, threads: int = 16, wait: float = 10.0,
+                 busy_wait: float = BUSY_SECONDS) -> None:
+        self.storage = storage
+        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="kassen-io")
+        self.threads = threads
+        self.wait = wait
+        self.busy_wait = busy_wait
+        self._slots: asyncio.Semaphore | None = None
+
+    async def __call__(self, fn: Callable[..., T], *args: Any) -> T:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.threads)
+        wait = self.busy_wait if self.storage.recently_busy() else self.wait
+        try:
+            await asyncio.wait_for(self._slots.acquire(), wait)
+        except TimeoutError:
+            raise StorageUnavailable(f"the server is busy: every storage thread stayed taken for {wait:g} s",
+                                     "storage_busy") from None
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args))
+        finally:
+            self._slots.release()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+class HealthProbe:
+    """Health's real write, on a thread of its own, one at a time: health answers within
+    ``wait`` seconds whatever the database does. A probe still running then (a starved CPU, a
+    database slow to connect) is answered by the last probe's result when it finished less than
+    ``fresh`` seconds ago, else 'busy'."""
+
+    def __init__(self, storage: Storage, wait: float = 0.25, fresh: float = 5.0) -> None:
+        self.storage = storage
+        self.wait = wait
+        self.fresh = fresh
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="kassen-health")
+        self.running: Future[str | None] | None = None
+        self.last: tuple[float, str | None] | None = None
+
+    def _probe(self) -> str | None:
+        result = self.storage.check_writable()
+        self.last = (time.monotonic(), result)
+        return result
+
+    def start(self) -> None:
+        """Start a probe unless one runs (at start-up: the first health answer has a result)."""
+        if self.running is None or self.running.done():
+            self.running = self.pool.submit(self._probe)
+
+    async def __call__(self) -> str | None:
+        self.start()
+        assert self.running is not None
+        try:
+            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.running)), self.wait)
+        except TimeoutError:
+            last = self.last
+            if last is not None and time.monotonic() - last[0] < self.fresh:
+                return last[1]
+            return f"busy: the database did not answer a write within {self.wait:g} s"
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+#: /docs: Swagger UI from this server (``fastapi-offline``'s copy), started by a script file, never inline
+DOCS_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Kassen API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body></html>
+"""
+DOCS_INIT = """window.ui = SwaggerUIBundle({url: "/openapi.json", dom_id: "#swagger-ui", deepLinking: true,
+  presets: [SwaggerUIBundle.presets.apis], layout: "BaseLayout"});
+"""
+DOCS_ASSETS = {"swagger-ui.css": "text/css", "swagger-ui-bundle.js": "text/javascript"}
+
+
+def swagger_assets() -> Path:
+    """Where the ``fastapi-offline`` package keeps Swagger UI's files (Swagger UI 5: it reads
+    OpenAPI 3.1, which FastAPI writes)."""
+    return Path(str(resources.files("fastapi_offline") / "static"))
+
+
 #: seconds between keep-alive comments on an idle event stream
 PING_SECONDS = 15.0
 
@@ -178,26 +366,34 @@ def _token(authorization: str | None, token: str | None) -> str | None:
 
 
 def create_app(db_url: str, service: GameService | None = None,
-               allowed_hosts: tuple[str, ...] | list[str] = ()) -> FastAPI:
+               allowed_hosts: tuple[str, ...] | list[str] = (), max_body: int = MAX_BODY) -> FastAPI:
     """The application over the database at ``db_url``. ``allowed_hosts``: names besides
-    address literals and ``localhost`` that the ``Host`` header may carry (``*``: any)."""
+    address literals and ``localhost`` that the ``Host`` header may carry (``*``: any).
+    ``max_body``: the largest request body taken (413 beyond)."""
     storage = service.storage if service is not None else Storage(db_url)
     svc = service if service is not None else GameService(storage)
     hub = Hub()
+    offload = Offload(storage)
+    probe = HealthProbe(storage)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
         svc.listeners.append(hub.from_thread)
+        probe.start()
         yield
         hub.stopping.set()
         svc.close()
+        offload.close()
+        probe.close()
 
-    app = FastAPI(title="Kassen", version="1", lifespan=lifespan,
+    app = FastAPI(title="Kassen", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Play Kassen's games: one secret token per seat; each seat sees only what it may.")
     app.state.service = svc
     app.state.hub = hub
+    app.state.offload = offload
 
+    app.add_middleware(BodyLimitMiddleware, limit=max_body)
     app.add_middleware(GuardMiddleware, allowed_hosts=frozenset(h.strip().lower() for h in allowed_hosts))
 
     def error(status: int, message: str, code: str | None = None,
@@ -224,11 +420,26 @@ def create_app(db_url: str, service: GameService | None = None,
         return error(exc.status_code, messages.get(exc.status_code, str(exc.detail)),
                      headers=dict(exc.headers or {}))
 
-    @app.exception_handler(OperationalError)
-    async def _storage_error(request: Request, exc: OperationalError) -> JSONResponse:
-        log.error("storage failed: %s", exc.orig)
-        return error(503, "the game store cannot be written or read (is the database read-only, full or "
-                          "gone?); nothing was changed, try again later", "storage_unavailable")
+    @app.exception_handler(DBAPIError)
+    async def _storage_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        """Any database error (read-only, full, locked, damaged, gone): 503 and one log line."""
+        log.error("storage failed on %s %s: %s", request.method, request.url.path[:100], first_line(exc))
+        if is_busy(exc):
+            return error(503, "the game store is busy (another write holds it); nothing was changed, try again "
+                              "in a moment", "storage_busy", {"Retry-After": "1"})
+        return error(503, "the game store cannot be written or read (is the database read-only, full, "
+                          "damaged or gone?); nothing was changed, try again later", "storage_unavailable")
+
+    @app.exception_handler(PoolTimeout)
+    async def _pool_busy(request: Request, exc: PoolTimeout) -> JSONResponse:
+        log.error("storage busy on %s %s: no connection free", request.method, request.url.path[:100])
+        return error(503, "the game store is busy; nothing was changed, try again in a moment", "storage_busy",
+                     {"Retry-After": "1"})
+
+    @app.exception_handler(StorageUnavailable)
+    async def _storage_unavailable(request: Request, exc: StorageUnavailable) -> JSONResponse:
+        log.error("storage unavailable on %s %s: %s", request.method, request.url.path[:100], exc.reason)
+        return error(503, f"{exc.reason}; nothing was changed, try again later", exc.code, {"Retry-After": "1"})
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:
@@ -239,9 +450,10 @@ def create_app(db_url: str, service: GameService | None = None,
         return svc.auth(game_id, _token(authorization, token))
 
     @app.get("/api/health")
-    def health() -> JSONResponse:
-        """Whether the server can read and write its games (503 when it cannot)."""
-        problem = storage.check_writable()
+    async def health() -> JSONResponse:
+        """Whether the server can write its games now (a real write, committed, to the database
+        it opened; 503 when it cannot, busy included). Answers within a quarter second."""
+        problem = await probe()
         body = {"ok": problem is None, "schema_version": SCHEMA_VERSION, "storage": problem or "writable",
                 "games_in_memory": len(svc.games)}
         return JSONResponse(body, status_code=200 if problem is None else 503, headers=NO_STORE)
@@ -252,13 +464,17 @@ def create_app(db_url: str, service: GameService | None = None,
         return svc.catalog()
 
     @app.post("/api/games", status_code=201)
-    def new_game(body: NewGame, request: Request) -> dict[str, Any]:
+    async def new_game(body: NewGame, request: Request) -> dict[str, Any]:
         """Create a game; returns one secret link per seat, and a watch link that sees only what
         a spectator may (the only time tokens are shown). 429 beyond the server's limits."""
         client = request.client.host if request.client else "unknown"
-        live, tokens = svc.create(body.ruleset, body.scenario, body.seats, client=client)
+
+        def create() -> tuple[Any, list[str], str]:
+            live, tokens = svc.create(body.ruleset, body.scenario, body.seats, client=client)
+            return live, tokens, svc.new_watch_token(live)
+
+        live, tokens, watch = await offload(create)
         names = live.seat_names()
-        watch = svc.new_watch_token(live)
         return {
             "watch": {"token": watch, "url": f"/game/{live.stored.id}#{watch}"},
             "game_id": live.stored.id,
@@ -274,56 +490,80 @@ def create_app(db_url: str, service: GameService | None = None,
                  since: Annotated[int, Query(ge=0, description="log from this history entry on")] = 0
                  ) -> JSONResponse:
         """What your seat sees: observation, legal actions when it is your move, your log."""
-        live, s = seat(game_id, authorization, token)
-        return JSONResponse(svc.view(live, s, since), headers=NO_STORE)
+        def view() -> dict[str, Any]:
+            live, s = seat(game_id, authorization, token)
+            return svc.view(live, s, since)
+
+        known = svc.known_seat(game_id, _token(authorization, token))
+        if known is not None:  # in memory, its token checked before: no database, no thread hop
+            return JSONResponse(svc.view(known[0], known[1], since), headers=NO_STORE)
+        return JSONResponse(await offload(view), headers=NO_STORE)
 
     @app.post("/api/games/{game_id}/actions")
     async def post_action(game_id: str, body: ActionBody, authorization: Auth = None, token: TokenQ = None,
                     since: Annotated[int, Query(ge=0)] = 0) -> JSONResponse:
         """Take one of your legal actions; returns your new view."""
-        live, s = seat(game_id, authorization, token)
-        svc.act(live, s, body.action, body.at)
-        return JSONResponse(svc.view(live, s, since), headers=NO_STORE)
+        def act() -> dict[str, Any]:
+            live, s = seat(game_id, authorization, token)
+            svc.act(live, s, body.action, body.at)
+            return svc.view(live, s, since)
+
+        return JSONResponse(await offload(act), headers=NO_STORE)
 
     @app.post("/api/games/{game_id}/undo")
-    def post_undo(game_id: str, authorization: Auth = None, token: TokenQ = None) -> JSONResponse:
+    async def post_undo(game_id: str, authorization: Auth = None, token: TokenQ = None) -> JSONResponse:
         """Against the AI: take back your last decision (never past a die roll or a card shown)."""
-        live, s = seat(game_id, authorization, token)
-        undone = svc.undo(live, s)
-        return JSONResponse({**svc.view(live, s, 0), "undone": undone}, headers=NO_STORE)
+        def undo() -> dict[str, Any]:
+            live, s = seat(game_id, authorization, token)
+            undone = svc.undo(live, s)
+            return {**svc.view(live, s, 0), "undone": undone}
+
+        return JSONResponse(await offload(undo), headers=NO_STORE)
 
     @app.get("/api/games/{game_id}/odds")
-    def get_odds(game_id: str, action: Annotated[str, Query(min_length=1, max_length=MAX_ACTION_LEN)],
-                 authorization: Auth = None, token: TokenQ = None) -> JSONResponse:
+    async def get_odds(game_id: str, action: Annotated[str, Query(min_length=1, max_length=MAX_ACTION_LEN)],
+                       authorization: Auth = None, token: TokenQ = None) -> JSONResponse:
         """Exact odds of one of your legal attack actions, before you commit."""
-        live, s = seat(game_id, authorization, token)
-        return JSONResponse(svc.odds(live, s, action), headers=NO_STORE)
+        def odds() -> dict[str, Any]:
+            live, s = seat(game_id, authorization, token)
+            return svc.odds(live, s, action)
+
+        return JSONResponse(await offload(odds), headers=NO_STORE)
 
     @app.post("/api/games/{game_id}/calculator")
-    def post_calculator(game_id: str, body: dict[str, Any], authorization: Auth = None,
-                        token: TokenQ = None) -> JSONResponse:
+    async def post_calculator(game_id: str, body: dict[str, Any], authorization: Auth = None,
+                              token: TokenQ = None) -> JSONResponse:
         """A game's dice calculator (Kensei: the roll resolver's exact distributions)."""
-        live, _ = seat(game_id, authorization, token)
-        return JSONResponse(svc.calculator(live, body), headers=NO_STORE)
+        def calculate() -> dict[str, Any]:
+            live, _ = seat(game_id, authorization, token)
+            return svc.calculator(live, body)
+
+        return JSONResponse(await offload(calculate), headers=NO_STORE)
 
     @app.get("/api/games/{game_id}/replay")
-    def get_replay(game_id: str, step: Annotated[int, Query(ge=0)], authorization: Auth = None,
-                   token: TokenQ = None) -> JSONResponse:
+    async def get_replay(game_id: str, step: Annotated[int, Query(ge=0)], authorization: Auth = None,
+                         token: TokenQ = None) -> JSONResponse:
         """A finished game as your seat saw it after ``step`` actions."""
-        live, s = seat(game_id, authorization, token)
-        return JSONResponse(svc.replay_step(live, s, step), headers=NO_STORE)
+        def replay() -> dict[str, Any]:
+            live, s = seat(game_id, authorization, token)
+            return svc.replay_step(live, s, step)
+
+        return JSONResponse(await offload(replay), headers=NO_STORE)
 
     @app.get("/api/games/{game_id}/reference")
-    def get_reference(game_id: str, authorization: Auth = None, token: TokenQ = None) -> dict[str, Any]:
+    async def get_reference(game_id: str, authorization: Auth = None, token: TokenQ = None) -> dict[str, Any]:
         """The game's unit and terrain tables (for hover cards); empty for games without."""
-        live, _ = seat(game_id, authorization, token)
-        return reference(live.game)
+        def tables() -> dict[str, Any]:
+            live, _ = seat(game_id, authorization, token)
+            return reference(live.game)
+
+        return await offload(tables)
 
     @app.get("/api/games/{game_id}/events", response_class=StreamingResponse)
     async def events(game_id: str, request: Request, authorization: Auth = None,
                      token: TokenQ = None) -> StreamingResponse:
         """Server-sent events: ``data: {"version": n}`` each time the game changes (then GET it)."""
-        live, _ = await asyncio.to_thread(seat, game_id, authorization, token)
+        live, _ = await offload(seat, game_id, authorization, token)
         q = hub.subscribe(game_id)
         live.watchers += 1
 
@@ -347,6 +587,22 @@ def create_app(db_url: str, service: GameService | None = None,
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={**NO_STORE, "X-Accel-Buffering": "no"})
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        """Swagger UI on the OpenAPI schema, from this server only (its assets come from the
+        ``fastapi-offline`` package; no inline script): it works under the page's CSP."""
+        return HTMLResponse(DOCS_PAGE, headers=NO_STORE)
+
+    @app.get("/docs/init.js", include_in_schema=False)
+    def docs_init() -> Response:
+        return Response(DOCS_INIT, media_type="text/javascript")
+
+    @app.get("/docs/assets/{name}", include_in_schema=False)
+    def docs_asset(name: str) -> FileResponse:
+        if name not in DOCS_ASSETS:
+            raise StarletteHTTPException(404)
+        return FileResponse(str(swagger_assets() / name), media_type=DOCS_ASSETS[name])
 
     index = STATIC / "index.html"
 

@@ -30,7 +30,7 @@ from kassen.engine.record import GameRecord
 from kassen.engine.rng import Rng
 from kassen.rulesets.registry import GAMES, load_game
 from kassen.web import extras
-from kassen.web.storage import WATCH, Storage, StoredGame, hash_token
+from kassen.web.storage import WATCH, Storage, StoredGame, first_line, hash_token, plausible_game_id
 
 log = logging.getLogger("kassen.web")
 
@@ -75,6 +75,18 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
 
 
+def cut(text: str, limit: int = 40) -> str:
+    """``text`` as an error message quotes it: its repr, cut to about ``limit`` characters (an
+    error never echoes a long input back).
+
+    >>> cut("x" * 100, 10)
+    "'xxxxxxxxxx'... (100 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 class WebError(Exception):
     """A request the server refuses: an HTTP status and a message naming what is wrong."""
 
@@ -101,6 +113,13 @@ class Limits:
     finished_idle_seconds: float = 60.0
     #: an unfinished game in which nobody has moved for this long has expired
     expire_seconds: float = 30 * 24 * 3600.0
+    #: computer players one address may have thinking at once, in any game with a computer seat
+    #: (more wait their turn; creating a game with a computer seat beyond it is a 429)
+    thinking_per_client: int = 2
+    #: how often the watchdog looks for a game whose computer seat is to move with nobody thinking
+    watchdog_seconds: float = 2.0
+    #: the longest pause between two tries of an AI decision that could not be stored
+    retry_max_seconds: float = 30.0
 
 
 @dataclass
@@ -122,6 +141,15 @@ class LiveGame:
     #: the AI turns explained (plan and estimate, told once the turn is over; in memory only)
     plans: list[dict[str, Any]] = field(default_factory=list)
     plans_turn: Any = None
+    #: the address that created the game (in memory only: a reloaded game has none)
+    client: str | None = None
+    #: CPU seconds its computer players have used (the AI scheduler's measure of fairness)
+    work: float = 0.0
+    #: AI decisions that failed in a row (storage errors), and when the next try may start
+    failures: int = 0
+    retry_at: float = 0.0
+    #: an AI decision made but not yet stored: (version it was made at, action), kept for a retry
+    pending: tuple[int, str] | None = None
 
     @property
     def state(self) -> State:
@@ -139,6 +167,65 @@ class LiveGame:
 def seat_names_of(state: State) -> tuple[str, ...]:
     fn = getattr(state, "seat_names", None)
     return tuple(fn()) if callable(fn) else tuple(state.game.seats)
+
+
+class AiScheduler:
+    """Which game's computer player thinks next: by counted work, not by decisions.
+
+    Each game's AI work is measured (CPU seconds of its decisions, ``LiveGame.work``); a worker
+    takes, among the games waiting, one with a person before one between computers, then the one
+    that has used the least: a person's game against a cheap AI is never behind expensive plans.
+    One address has at most ``per_client`` decisions being made at once (its other games wait),
+    so one address cannot hold every worker. A game waiting for a retry waits until its time.
+    """
+
+    def __init__(self, per_client: int) -> None:
+        self.cond = threading.Condition()
+        self.ready: list[LiveGame] = []
+        self.running: dict[str, int] = {}
+        self.per_client = max(1, per_client)
+        self.closed = False
+
+    def add(self, live: LiveGame) -> None:
+        with self.cond:
+            if not self.closed:
+                self.ready.append(live)
+                self.cond.notify_all()
+
+    def _eligible(self, live: LiveGame, now: float) -> bool:
+        return live.retry_at <= now and (live.client is None or self.running.get(live.client, 0) < self.per_client)
+
+    def take(self) -> LiveGame | None:
+        """The next game to think for (``None``: closed); waits until one may."""
+        with self.cond:
+            while not self.closed:
+                now = time.monotonic()
+                eligible = [g for g in self.ready if self._eligible(g, now)]
+                if eligible:
+                    live = min(eligible, key=lambda g: (not g.interactive, g.work))
+                    self.ready.remove(live)
+                    if live.client is not None:
+                        self.running[live.client] = self.running.get(live.client, 0) + 1
+                    return live
+                later = [g.retry_at - now for g in self.ready if g.retry_at > now]
+                self.cond.wait(min(later) if later else None)
+            return None
+
+    def done(self, live: LiveGame) -> None:
+        with self.cond:
+            if live.client is not None:
+                left = self.running.get(live.client, 1) - 1
+                if left > 0:
+                    self.running[live.client] = left
+                else:
+                    self.running.pop(live.client, None)
+            self.cond.notify_all()
+
+    def close(self) -> None:
+        with self.cond:
+            self.closed = True
+            self.ready.clear()
+            self.cond.notify_all()
 
 
 class GameService:
@@ -161,16 +248,16 @@ class GameService:
         self.created_by: dict[str, deque[float]] = {}
         #: token hash -> (game id, seat) of tokens already checked against the database
         self.tokens: dict[str, tuple[str, int]] = {}
-        # AI work: one decision at a time per game, games with a person first, then round robin
-        self.queue = threading.Condition()
-        self.interactive_q: deque[LiveGame] = deque()
-        self.background_q: deque[LiveGame] = deque()
+        # AI work: one decision at a time per game, shared by counted work (AiScheduler)
+        self.scheduler = AiScheduler(self.limits.thinking_per_client)
         self.workers = [threading.Thread(target=self._ai_worker, name=f"kassen-ai-{i}", daemon=True)
                         for i in range(max(1, ai_workers))]
         for w in self.workers:
             w.start()
         self.reaper = threading.Thread(target=self._reap_loop, name="kassen-reaper", daemon=True)
         self.reaper.start()
+        self.watchdog = threading.Thread(target=self._watchdog_loop, name="kassen-watchdog", daemon=True)
+        self.watchdog.start()
 
     # ----------------------------------------------------------- catalog
     def catalog(self) -> dict[str, Any]:
@@ -198,15 +285,17 @@ class GameService:
         one) is never taken from a request: whoever knows it knows every die to come.
         ``client`` (an address) is held to ``limits.games_per_client_per_hour`` (429)."""
         if client is not None:
+            if any(k.strip().lower() != HUMAN for k in seats):  # refused first: no hourly slot spent
+                self._check_thinking(client)
             self._count_creation(client)
         if ruleset not in GAMES:
-            raise WebError(400, f"unknown ruleset {ruleset!r}; known: {', '.join(GAMES)}")
+            raise WebError(400, f"unknown ruleset {cut(ruleset)}; known: {', '.join(GAMES)}")
         game = load_game(ruleset)
         if scenario is None:
             scenario = game.default_scenario()
         known = game.scenarios()
         if scenario is not None and known and scenario not in known:
-            raise WebError(400, f"unknown scenario {scenario!r} for {ruleset}; known: {', '.join(known)}")
+            raise WebError(400, f"unknown scenario {cut(scenario)} for {ruleset}; known: {', '.join(known)}")
         if seed is None:
             seed = secrets.randbits(62) if self.seeds is None else self.seeds.next64() >> 2
         try:
@@ -220,7 +309,7 @@ class GameService:
                                 f"got {len(kinds)}")
         for k in kinds:
             if k != HUMAN and k not in PLAYERS:
-                raise WebError(400, f"unknown seat kind {k!r}; use one of: {HUMAN}, {', '.join(PLAYERS)}")
+                raise WebError(400, f"unknown seat kind {cut(k)}; use one of: {HUMAN}, {', '.join(PLAYERS)}")
         if HUMAN not in kinds:
             with self.games_lock:
                 running = sum(1 for g in self.games.values() if not g.interactive and not g.state.is_terminal())
@@ -232,7 +321,7 @@ class GameService:
         tokens = [secrets.token_urlsafe(24) for _ in kinds]
         stored = StoredGame(game_id, game.id, game.rules_version, scenario, seed, {}, kinds)
         self.storage.create_game(stored, [hash_token(t) for t in tokens])
-        live = LiveGame(stored, game, [state], self._players(stored), interactive=HUMAN in kinds)
+        live = LiveGame(stored, game, [state], self._players(stored), interactive=HUMAN in kinds, client=client)
         with self.games_lock:
             self.games[game_id] = live
         self.schedule_ai(live)
@@ -253,6 +342,18 @@ class GameService:
                                     f"server allows; try again in {wait // 60 + 1} minutes",
                                headers={"Retry-After": str(wait)})
             times.append(now)
+
+    def _check_thinking(self, client: str) -> None:
+        """A new game with a computer seat: 429 if the address's computer players already think
+        in ``limits.thinking_per_client`` games (every game with a computer seat counts, person
+        or not)."""
+        bound = self.limits.thinking_per_client
+        with self.games_lock:
+            thinking = sum(1 for g in self.games.values() if g.client == client and g.ai_running)
+        if thinking >= bound:
+            raise WebError(429, f"this address has {thinking} games whose computer player is thinking, the most "
+                                f"this server allows at once (--max-thinking-per-address {bound}); wait for "
+                                "their moves or play against a person", headers={"Retry-After": "10"})
 
     def new_watch_token(self, live: LiveGame) -> str:
         """A watch link for ``live``: a spectator's view (``observation(None)``), no actions."""
@@ -276,9 +377,11 @@ class GameService:
         if live is not None:
             live.last_used = time.monotonic()
             return live
+        if not plausible_game_id(game_id):
+            raise WebError(404, f"no game {cut(game_id)} on this server")
         stored = self.storage.load_game(game_id)
         if stored is None:
-            raise WebError(404, f"no game {game_id!r} on this server")
+            raise WebError(404, f"no game {cut(game_id)} on this server")
         idle = time.time() - stored.updated
         if not stored.finished and idle > self.limits.expire_seconds:
             days = self.limits.expire_seconds / 86400
@@ -332,18 +435,35 @@ class GameService:
                                     f"replays: {exc}") from None
         return LiveGame(stored, game, history, self._players(stored), interactive=HUMAN in stored.seat_kinds)
 
+    def known_seat(self, game_id: str, token: str | None) -> tuple[LiveGame, int] | None:
+        """The game and seat of ``token`` when neither needs the database (the game in memory,
+        the token checked before); ``None`` otherwise (then :meth:`auth`)."""
+        if not token:
+            return None
+        known = self.tokens.get(hash_token(token))
+        if known is None or known[0] != game_id:
+            return None
+        with self.games_lock:
+            live = self.games.get(game_id)
+        if live is None:
+            return None
+        live.last_used = time.monotonic()
+        return live, known[1]
+
     def auth(self, game_id: str, token: str | None) -> tuple[LiveGame, int]:
         """The game and the seat ``token`` names: 401 without or with an unknown token,
         403 for a token of another game, 404 for an unknown game."""
         if not token:
             raise WebError(401, "missing seat token: send 'Authorization: Bearer <token>' (or ?token=)")
+        if not plausible_game_id(game_id):  # a NUL, a slash, too long: no game, never a query
+            raise WebError(404, f"no game {cut(game_id)} on this server")
         th = hash_token(token)
         known = self.tokens.get(th)
         if known is not None and known[0] == game_id:  # a token seen before: no database round trip
             return self.get(game_id), known[1]
         found = self.storage.find_token(th)
         if not self.storage.game_exists(game_id):
-            raise WebError(404, f"no game {game_id!r} on this server")
+            raise WebError(404, f"no game {cut(game_id)} on this server")
         if found is None:
             raise WebError(401, "unknown seat token: use the link you were given for this game")
         if found[0] != game_id:
@@ -566,9 +686,10 @@ class GameService:
     def schedule_ai(self, live: LiveGame) -> None:
         """Queue the game's next AI decision if a computer seat (or chance) is to move.
 
-        AI work is one decision at a time: after each, the game goes to the back of its queue,
-        so no game's AI can starve another's, and games with a person go before games between
-        computers (whose count ``limits.ai_only_games`` bounds)."""
+        AI work is one decision at a time, shared by counted work (:class:`AiScheduler`): after
+        each, the game waits again, and the game that has used the least goes first, games with
+        a person before games between computers (whose count ``limits.ai_only_games`` bounds);
+        one address has at most ``limits.thinking_per_client`` decisions made at once."""
         if self.closed:
             return
         with live.lock:
@@ -578,9 +699,7 @@ class GameService:
         self._enqueue(live)
 
     def _enqueue(self, live: LiveGame) -> None:
-        with self.queue:
-            (self.interactive_q if live.interactive else self.background_q).append(live)
-            self.queue.notify()
+        self.scheduler.add(live)
 
     def _machine_to_move(self, live: LiveGame) -> bool:
         mover = live.state.to_move()
@@ -588,22 +707,67 @@ class GameService:
 
     def _ai_worker(self) -> None:
         while True:
-            with self.queue:
-                while not self.closed and not self.interactive_q and not self.background_q:
-                    self.queue.wait()
-                if self.closed:
-                    return
-                live = (self.interactive_q or self.background_q).popleft()
+            live = self.scheduler.take()
+            if live is None:
+                return
+            start = time.thread_time()
             try:
                 again = self._ai_decision(live)
-            except Exception:
-                log.exception("AI of game %s failed", live.stored.id)
-                with live.lock:
-                    live.ai_running = False
-                again = False
+                live.failures = 0
+            except Exception as exc:
+                again = self._ai_failed(live, exc)
+            finally:
+                live.work += time.thread_time() - start
+                self.scheduler.done(live)
             if again:
-                self._enqueue(live)  # to the back of the queue: the next game's turn first
+                self._enqueue(live)  # back among the waiting: the game that has used least goes first
             self.notify(live)
+
+    def _ai_failed(self, live: LiveGame, exc: Exception) -> bool:
+        """An AI decision that could not be made or stored (a database error, most often): it is
+        tried again after a pause that doubles each time (up to ``limits.retry_max_seconds``),
+        and the game keeps its thinker meanwhile. Whether to queue it again."""
+        live.failures += 1
+        delay = min(self.limits.retry_max_seconds, 0.25 * 2 ** min(live.failures - 1, 16))
+        if self.closed:
+            with live.lock:
+                live.ai_running = False
+            return False
+        from sqlalchemy.exc import DBAPIError
+
+        from kassen.web.storage import StorageUnavailable
+
+        if isinstance(exc, (DBAPIError, StorageUnavailable)):
+            log.error("AI move of game %s not stored (%s); trying again in %.2g s", live.stored.id,
+                      first_line(exc), delay)
+        else:
+            log.exception("AI of game %s failed; trying again in %.2g s", live.stored.id, delay)
+        live.retry_at = time.monotonic() + delay
+        return True
+
+    def _watchdog_loop(self) -> None:
+        while not self.closed:
+            time.sleep(self.limits.watchdog_seconds)
+            try:
+                self.watch_ai()
+            except Exception:
+                log.exception("the AI watchdog failed")
+
+    def watch_ai(self) -> int:
+        """Every game in memory whose computer seat (or chance) is to move has a thinker: one
+        without is scheduled again (and said so in the log). Returns how many were."""
+        with self.games_lock:
+            games = list(self.games.values())
+        stranded = 0
+        for live in games:
+            with live.lock:
+                lost = not live.ai_running and not self.closed and self._machine_to_move(live)
+            if lost:
+                log.warning("game %s: a computer seat was to move with nobody thinking; its AI goes on",
+                            live.stored.id)
+                stranded += 1
+                self.schedule_ai(live)
+        return stranded
 
     def _ai_decision(self, live: LiveGame) -> bool:
         """Make one AI (or chance) decision of ``live``, if one is due; whether another is due.
@@ -615,17 +779,22 @@ class GameService:
             if self.closed or mover is None or not self._machine_to_move(live):
                 live.ai_running = False
                 return False
-        if mover == CHANCE:
+        pending = live.pending
+        if pending is not None and pending[0] == version:
+            action = pending[1]  # decided before, not stored then (a retry): not decided again
+        elif mover == CHANCE:
             with live.lock:
                 action = sample_chance(state.chance_outcomes(), self.chance_rng)
         else:
             with live.lock:
                 self._note_plans(live)
             action = live.players[mover].choose(state, mover)  # outside the lock: may take a while
+        live.pending = (version, action)
         with live.lock:
             if live.version == version:  # else undone meanwhile: decide again
                 self._commit(live, action)
                 self._note_plans(live)
+            live.pending = None
             if self.closed or not self._machine_to_move(live):
                 live.ai_running = False
                 return False
@@ -664,7 +833,4 @@ class GameService:
 
     def close(self) -> None:
         self.closed = True
-        with self.queue:
-            self.interactive_q.clear()
-            self.background_q.clear()
-            self.queue.notify_all()
+        self.scheduler.close()

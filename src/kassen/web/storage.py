@@ -37,8 +37,9 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 metadata = MetaData()
 
@@ -85,6 +86,82 @@ MIGRATIONS: list[Callable[[Connection], None]] = [_v1]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+#: how long a request waits for the database (a lock, a connection) before it is told 503
+BUSY_SECONDS = 1.0
+#: how long the health probe waits (it must answer at once, busy or not)
+PROBE_SECONDS = 0.05
+#: a game id is what ``secrets.token_hex`` makes (and what tests name games): anything else is
+#: no game, answered 404 without asking the database (a NUL byte breaks PostgreSQL's driver)
+GAME_ID_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-")
+
+
+def plausible_game_id(game_id: str) -> bool:
+    """Whether ``game_id`` could name a stored game (1 to 64 letters, digits, ``_``, ``-``).
+
+    >>> [plausible_game_id(g) for g in ("0f3a9c", "", "a\\x00b", "x" * 65, "../etc")]
+    [True, False, False, False, False]
+    """
+    return 0 < len(game_id) <= 64 and all(c in GAME_ID_CHARS for c in game_id)
+
+
+#: the game id of health's probe row (never a game's: not a plausible id)
+PROBE_ID = "~probe"
+
+
+class StorageUnavailable(Exception):
+    """The database cannot be used now (busy past ``BUSY_SECONDS``, its file gone or replaced):
+    the request is answered 503 and nothing changed."""
+
+    def __init__(self, reason: str, code: str = "storage_unavailable") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+def check_url(url: str) -> None:
+    """``ValueError`` with one line when ``url`` cannot keep games: empty, or in memory (every
+    game would be lost with the process, and each connection would see another database)."""
+    if not url.strip():
+        raise ValueError("the database URL is empty: give one, e.g. sqlite:///games.db")
+    try:
+        u = make_url(url)
+    except Exception:  # not a URL at all: the driver's own error says it better
+        return
+    if u.get_backend_name() != "sqlite":
+        return
+    db = u.database or ""
+    if db in ("", ":memory:") or db.startswith("file::memory:") or u.query.get("mode") == "memory":
+        raise ValueError(f"{url!r} is a database in memory: it keeps nothing when the server stops; "
+                         "give a file, e.g. sqlite:///games.db")
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite URL (``sqlite:///path`` or ``sqlite:///file:path?...&uri=true``)."""
+    try:
+        u = make_url(url)
+    except Exception:
+        return None
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    db = u.database
+    if u.query.get("uri") and db.startswith("file:"):
+        db = db[len("file:"):]
+    return Path(db)
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of what a database error says (the driver's own words)."""
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return text[0][:300] if text else type(exc).__name__
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether a database error says only that the database is busy (locked by another writer,
+    a lock wait timed out): a 503 worth retrying in a moment."""
+    text = first_line(exc).lower()
+    return "database is locked" in text or "lock timeout" in text or "could not obtain lock" in text
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -129,18 +206,30 @@ class StoredGame:
 class Storage:
     """The database behind the server. Every method is one transaction."""
 
-    def __init__(self, url: str) -> None:
-        if url.startswith("sqlite:///"):
-            path = Path(url[len("sqlite:///"):])
-            if str(path) not in ("", ":memory:"):
-                path.parent.mkdir(parents=True, exist_ok=True)
-        kwargs: dict[str, Any] = {}
-        if url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    def __init__(self, url: str, busy_seconds: float = BUSY_SECONDS) -> None:
+        check_url(url)
+        self.file = sqlite_file(url)
+        if self.file is not None:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+        self.busy_seconds = busy_seconds
+        kwargs: dict[str, Any] = {"pool_timeout": busy_seconds}
+        self.sqlite = url.startswith("sqlite")
+        if self.sqlite:
+            # a locked database (a backup, another writer) is waited for briefly, then a 503:
+            # never a queue of requests each waiting its own long timeout
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": busy_seconds}
+            kwargs["pool_size"], kwargs["max_overflow"] = 8, 24
+        elif url.startswith("postgresql"):
+            kwargs["pool_pre_ping"] = True  # a restarted server's dead connections are replaced
+            if "psycopg" in url.split("://", 1)[0]:
+                kwargs["connect_args"] = {"connect_timeout": max(1, round(busy_seconds * 2)),
+                                          "options": f"-c lock_timeout={int(busy_seconds * 1000)}"}
         self.url = url
         self.write_lock = threading.Lock()
+        #: until when the database counts as just found busy (requests then wait less for it)
+        self.busy_until = 0.0
         self.engine: Engine = create_engine(url, future=True, **kwargs)
-        if url.startswith("sqlite"):
+        if self.sqlite:
             @event.listens_for(self.engine, "connect")
             def _pragmas(dbapi_conn: Any, _record: Any) -> None:
                 cur = dbapi_conn.cursor()
@@ -150,14 +239,74 @@ class Storage:
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA cache_size=-1024")  # 1 MiB of pages per connection
                 cur.close()
+        #: what the database was when opened (the SQLite file's device and inode; PostgreSQL's
+        #: database oid): a database deleted or replaced under the server is refused, never
+        #: written into a file that no restart will find
+        self.identity: str | None = None
         self.migrate()
+        with self.engine.connect() as conn:
+            self.identity = self._identity(conn)
+
+    def _identity(self, conn: Connection) -> str | None:
+        if self.file is not None:
+            try:
+                st = os.stat(self.file)
+            except OSError:
+                return None
+            return f"file {st.st_dev}:{st.st_ino}"
+        if self.engine.dialect.name == "postgresql":
+            row = conn.exec_driver_sql("SELECT oid FROM pg_database WHERE datname = current_database()").first()
+            return f"database {row[0]}" if row else None
+        return "any"
+
+    def recently_busy(self) -> bool:
+        """Whether a write found the database busy within the last ``busy_seconds``."""
+        return time.monotonic() < self.busy_until
+
+    def identity_problem(self, conn: Connection) -> str | None:
+        """Why the database is not the one opened (``None``: it is)."""
+        if self.identity is None:
+            return None
+        now = self._identity(conn)
+        if now == self.identity:
+            return None
+        if self.file is not None:
+            what = "is gone" if now is None else "was replaced by another file"
+            return f"the database file {self.file} {what} since the server started; restart it on a database"
+        return "the database was dropped or replaced since the server started; restart the server on it"
 
     @contextmanager
-    def _write(self) -> Iterator[Connection]:
-        """A write transaction. One writer at a time, queued in Python: SQLite allows one
-        writer, and its own busy wait sleeps in steps of up to 100 ms."""
-        with self.write_lock, self.engine.begin() as conn:
-            yield conn
+    def _write(self, wait: float | None = None) -> Iterator[Connection]:
+        """A write transaction. One writer at a time, queued in Python (SQLite allows one writer,
+        and its own busy wait sleeps in steps of up to 100 ms), waited for ``busy_seconds`` at
+        most (:class:`StorageUnavailable` then); the database's identity is checked first."""
+        probe = wait is not None and wait < self.busy_seconds  # health's short look: it tells nothing to others
+        if wait is None:
+            # writers queue here, each then waiting ``busy_seconds`` at most on the database: a
+            # queue behind a slow (CPU-starved) writer is waited for longer, one behind a locked
+            # database (found so a moment ago) only briefly
+            wait = 0.2 * self.busy_seconds if self.recently_busy() else 3 * self.busy_seconds
+        if not self.write_lock.acquire(timeout=wait):
+            if not probe:
+                self.busy_until = time.monotonic() + self.busy_seconds
+            raise StorageUnavailable(f"the database is busy: another write held it for over {wait:g} s",
+                                     "storage_busy")
+        try:
+            try:
+                with self.engine.begin() as conn:
+                    problem = self.identity_problem(conn)
+                    if problem is not None:
+                        raise StorageUnavailable(problem, "storage_replaced")
+                    yield conn
+            except DBAPIError as exc:
+                if is_busy(exc) and not probe:
+                    self.busy_until = time.monotonic() + self.busy_seconds
+                raise
+            except PoolTimeout:
+                raise StorageUnavailable(f"the database is busy: no connection free within {wait:g} s",
+                                         "storage_busy") from None
+        finally:
+            self.write_lock.release()
 
     def migrate(self) -> int:
         """Bring the schema to ``SCHEMA_VERSION``; returns the version found before."""
@@ -177,16 +326,34 @@ class Storage:
         return found
 
     def check_writable(self) -> str | None:
-        """``None`` when a write goes through (tried and rolled back), else why not."""
+        """``None`` when a write goes through, else why not. A real write: the schema row is
+        rewritten and committed (so a full disk, an immutable file or a read-only database
+        says so), after checking the file or database is the one opened; waits
+        ``PROBE_SECONDS`` at most for a lock (a busy database is reported busy)."""
         try:
-            with self.engine.connect() as conn:
-                tx = conn.begin()
+            with self._write(PROBE_SECONDS) as conn:
+                if self.sqlite:
+                    conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(PROBE_SECONDS * 1000)}")
+                elif self.engine.dialect.name == "postgresql":
+                    conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(PROBE_SECONDS * 1000)}")
                 try:
+                    # as many pages as an action's write touches (a page of each table and the
+                    # action index): a disk with room for less says so (SQLite's WAL reuses the
+                    # room a failed write took, so a one-page probe would pass on a full disk)
                     conn.execute(update(schema_table).values(version=schema_table.c.version))
+                    conn.execute(insert(actions_table).values(game_id=PROBE_ID, idx=0, action="probe" * 40,
+                                                              created=0))
+                    first = select(games_table.c.id).limit(1).scalar_subquery()
+                    conn.execute(update(games_table).where(games_table.c.id == first)
+                                 .values(updated=games_table.c.updated))
+                    conn.execute(delete(actions_table).where(actions_table.c.game_id == PROBE_ID))
                 finally:
-                    tx.rollback()
+                    if self.sqlite:
+                        conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
+        except StorageUnavailable as exc:
+            return exc.reason
         except DBAPIError as exc:
-            return f"cannot write: {str(exc.orig).splitlines()[0]}"
+            return f"cannot write: {first_line(exc)}"
         return None
 
     def schema_version(self) -> int:
@@ -234,6 +401,8 @@ class Storage:
         return (str(row[0]), int(row[1])) if row else None
 
     def load_game(self, game_id: str) -> StoredGame | None:
+        if not plausible_game_id(game_id):
+            return None
         with self.engine.connect() as conn:
             row = conn.execute(select(games_table).where(games_table.c.id == game_id)).mappings().first()
             if row is None:
@@ -259,6 +428,8 @@ class Storage:
         return [str(r[0]) for r in rows]
 
     def game_exists(self, game_id: str) -> bool:
+        if not plausible_game_id(game_id):
+            return False
         with self.engine.connect() as conn:
             return conn.execute(select(games_table.c.id).where(games_table.c.id == game_id)).first() is not None
 
