@@ -237,3 +237,26 @@ def test_warnings_are_not_raised_by_checkpoints():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         pickle.loads(pickle.dumps(env))
+
+
+# -- D7: the fast mask ------------------------------------------------------------------------------
+@pytest.mark.parametrize("gid", ["cc-samurai", "clans", "honourable-victory"])
+def test_the_legal_integers_and_the_bool_view_are_the_mask(gid):
+    env = ke.aec_env(gid, seed=1)
+    env.reset()
+    gym = gymnasium.make(f"kassen/{gid}-v0", opponent="random")
+    gobs, ginfo = gym.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(80):
+        obs, _r, term, trunc, info = env.last()
+        if term or trunc:
+            break
+        mask = obs["action_mask"]
+        fast = mask.view(bool)  # no copy: the same bytes, read as bool
+        assert fast.dtype == np.bool_ and np.shares_memory(fast, mask)
+        assert sorted(info["legal_ints"]) == np.flatnonzero(fast).tolist()
+        index = env.unwrapped.match.index
+        assert info["legal_ints"] == [index.encode(info["legal_actions"])[a] for a in info["legal_actions"]]
+        env.step(int(rng.choice(info["legal_ints"])))
+    assert sorted(ginfo["legal_ints"]) == np.flatnonzero(gobs["action_mask"]).tolist()
+    assert len(ginfo["legal_actions"]) == len(ginfo["legal_ints"]) > 0

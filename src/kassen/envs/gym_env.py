@@ -80,7 +80,11 @@ class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         return {"observation": self.match.observe(self.seat), "action_mask": self.match.mask(self.seat)}
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.match.mask(self.seat), "steps": self.steps}
+        m = self.match
+        mine = m.mover() == self.seat
+        info: dict[str, Any] = {"action_mask": m.mask(self.seat), "steps": self.steps,
+                                "legal_actions": m.legal() if mine else [],
+                                "legal_ints": list(m.ints()) if mine else []}
         info.update(extra)
         return info
 
@@ -130,12 +134,11 @@ class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         m = self.match
         if m.state.is_terminal():
             raise KassenError("the game is over: call reset()")
-        legal = m.legal()
-        codes = m.index.encode(legal)
-        chosen = next((a for a, i in codes.items() if i == int(action)), None)
+        i = int(action)
+        chosen = next((a for a, j in zip(m.legal(), m.ints()) if j == i), None)
         if chosen is None:
             if self.illegal == "raise":
-                raise KassenError(f"action {int(action)} is not legal now ({len(legal)} legal actions)")
+                raise KassenError(f"action {i} is not legal now ({len(m.ints())} legal actions)")
             return self._obs(), -1.0, True, False, self._info(illegal_action=int(action))
         m.play(chosen)
         self.steps += 1
