@@ -269,6 +269,10 @@ def battle(
         seat_names = g.new_state(scenario, seed).seat_names()
         for name in names:
             make_player(name, 0)
+        if ray is not None:  # a bad address fails now, in one line (before the progress bar)
+            from kassen.ai.distributed import check_address
+
+            check_address(ray)
     except KassenError as exc:
         fail(str(exc))
     if len(names) != len(seat_names):
