@@ -141,7 +141,8 @@ def ray_map(
         if local:
             # the workers are new processes: let them import this very copy of Kassen
             here = str(Path(__file__).resolve().parents[2])
-            os.environ["PYTHONPATH"] = os.pathsep.join([here, *([saved] if saved else [])])
+            # and the user's own players (``module:function``, found from the current directory)
+            os.environ["PYTHONPATH"] = os.pathsep.join([here, os.getcwd(), *([saved] if saved else [])])
             ray.init(address="local", num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False,
                      logging_level=logging.ERROR, log_to_driver=False, configure_logging=True)
         else:

@@ -247,7 +247,7 @@ def battle(
     game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
     scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
     players: Annotated[str, typer.Option(help="One computer player per seat, in seat order: random, easy, greedy, "
-                                                  "normal, hard, mcts.")] = "greedy,random",
+                                                  "normal, hard, mcts, or module:function (your own).")] = "greedy,random",
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 10,
     seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
     workers: Annotated[int, typer.Option(min=1, help="Processes to play in parallel.")] = 1,
