@@ -4,24 +4,26 @@
 - ``python_kassen_clans`` (2-4 players: the ``scenario`` parameter decides),
 - ``python_kassen_honourable_victory``.
 
-Parameters: ``scenario`` (``""``: the game's default), ``seed`` (the first game's seed; each
-``new_initial_state()`` takes the next one) and ``max_game_length`` (a game still running
-after that many actions ends as a draw, so the declared bound holds).
+Parameters: ``scenario`` (``""``: the game's default), ``seed`` (the k-th ``new_initial_state()``
+has the seed ``seed * 1000003 + k``), ``max_game_length`` (a game still running after that many
+actions ends as a draw, so the declared bound holds) and the envs' game options
+(:data:`kassen.envs.core.ENV_OPTIONS`: ``concede`` in An Honourable Victory!, default ``False``).
 
 **Information.** ``IMPERFECT_INFORMATION``: hands, decks, face-down cards and hidden
-declarations are private. Observations come only from ``observation(player)``:
-``observation_tensor`` is :mod:`kassen.envs.tensors`, ``observation_string`` the observation
-JSON. ``information_state_string`` has perfect recall: a SHA-256 chain over every observation
-the player has had since the start, then the current observation.
-``information_state_tensor`` is the current observation tensor (a fixed-size tensor cannot
-hold a whole history of thousands of actions): Markov, not perfect recall.
+declarations are private. Observations come only from what ``observation(player)`` shows:
+``observation_tensor`` is the game's fast observer (:mod:`kassen.envs.fast`; a fresh float32
+array), ``observation_string`` the observation JSON. ``information_state_string`` has perfect
+recall: a SHA-256 chain over every observation the player has had since the start, then the
+current observation. ``information_state_tensor`` is the current observation tensor (a
+fixed-size tensor cannot hold a whole history of thousands of actions): Markov, not perfect recall.
 
-**Chance.** ``SAMPLED_STOCHASTIC``. The rulesets roll dice and shuffle decks inside
-``apply`` from a seeded generator in the state (the protocol exposes no ``CHANCE`` node for
-these games, and one action can roll many dice or none, depending on the rules), so the
-chance outcomes cannot be listed as OpenSpiel chance nodes without re-writing every
-ruleset's dice flow. Each initial state gets its own seed; ``clone()`` keeps the generator,
-as OpenSpiel's C++ sampled-stochastic games do, so a search on clones sees the real dice.
+**Chance.** ``DETERMINISTIC``: no chance nodes. The rulesets roll dice and shuffle decks inside
+``apply`` from a generator in the state, seeded by the seed the state was made with, so a
+state's future is a function of its actions. A state is fixed when it is made (its seed taken
+then; clones share it). ``serialize``, ``pickle`` and ``deepcopy`` keep the seed and the action
+history, and the Kassen state is made again by replaying them (pyspiel serializes a
+``SAMPLED_STOCHASTIC`` game only through ``GetRNGState``, which a Python game cannot give).
+``clone()`` keeps the generator, so a search on clones sees the real dice;
 ``resample_from_infostate(player, sampler)`` returns a state that ``player`` cannot tell from
 this one with every hidden part (other hands, deck orders, the generator) resampled: the
 fair thing to search on.
