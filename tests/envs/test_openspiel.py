@@ -187,3 +187,28 @@ def test_information_set_mcts_searches_on_resampled_states():
     while not state.is_terminal():
         state.apply_action(bot.step(state))
     assert state.kassen_state.result() is not None
+
+
+def test_one_observer_for_every_adapter():
+    """issue 34, item 2: PettingZoo, Gymnasium and OpenSpiel write a seat's tensor with the same
+    observer, straight from the state (the JSON encoder is the tests' reference only)."""
+    import gymnasium
+
+    import kassen.envs as ke
+    from kassen.envs.fast import Observer
+
+    game = pyspiel.load_game("python_kassen_clans", {"seed": 8})
+    state = game.new_initial_state()
+    aec = ke.aec_env("clans")
+    aec.reset(seed=1)
+    gym = gymnasium.make("kassen/clans-v0").unwrapped
+    assert type(game.observer) is type(aec.unwrapped.match.observer) is type(gym.match.observer) is Observer
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        if state.is_terminal():
+            break
+        for m in (aec.unwrapped.match, gym.match):
+            m.state = state.kassen_state
+            for p in range(game.num_players()):
+                assert np.array_equal(m.observe(p), state.observation_tensor(p))
+        state.apply_action(int(rng.choice(state.legal_actions())))
