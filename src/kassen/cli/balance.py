@@ -62,7 +62,7 @@ def balance(
     game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
     scenario: Annotated[str | None, typer.Argument(help="Scenario id; or --all.")] = None,
     all_scenarios: Annotated[bool, typer.Option("--all", help="Every scenario the game ships.")] = False,
-    players: Annotated[str, typer.Option(help="The two computer players (seats swapped every other game).")] = "greedy,greedy",
+    players: Annotated[str, typer.Option(help="The computer players, one per seat or one for all (seats swapped every other game); a name or module:function (your own).")] = "greedy,greedy",
     games: Annotated[int, typer.Option(min=1, help="Games per scenario.")] = 20,
     seed: Annotated[int, typer.Option(help="Seed of each scenario's first game (game i uses seed+i).")] = 0,
     workers: Annotated[int, typer.Option(min=1, help="Processes to play in parallel (without --ray).")] = 1,
