@@ -1,14 +1,19 @@
-"""Throughput through the PettingZoo AEC env against the engine alone (issue 16: the env must
-not be the bottleneck; target: within 1.5x of ``kassen bench`` for the same games).
+"""Steps per CPU-second of the AEC loop a researcher writes (issue 34), against the engine alone.
 
-    .venv/bin/python benchmarks/env_throughput.py --games 10 --seed 0 [--game cc-samurai]
+    .venv/bin/python benchmarks/env_throughput.py --game cc-samurai --games 10 --seed 0
 
-Both sides play uniformly random legal actions from the same seeded generator, so the engine
-plays the same games; the env side also builds every observation tensor and action mask a
-PettingZoo agent would read (``env.last()`` for each agent's turn). Figures are CPU seconds.
-The two are timed game by game, in turn (engine game i, env game i, ...), so that both see
-the same load on a shared machine. The env is made once and reset for every game (as a
-training loop uses it); making it (the action index, the encoder, the spaces) is not timed.
+The loop measured is the one ``docs/research.md`` shows (``docs_loop`` below, the same code):
+every step reads the acting seat's observation tensor and mask from ``env.last()`` and picks a
+uniformly random legal action by scanning the mask (read as ``bool``). Two variants are timed
+too: ``int8`` (the same loop scanning the ``int8`` mask itself, the docs' loop before issue 34)
+and ``legal_ints`` (the action drawn from ``info["legal_ints"]``, no scan). ``engine`` plays
+random games on the protocol alone (``kassen bench``'s loop, with the envs' game options). The issue's targets, in steps per
+CPU-second: cc-samurai >= 25,000, clans (2 players) >= 20,000, honourable-victory >= 4,000.
+
+Figures are CPU seconds (``time.process_time``). The loops run game by game in turn (engine game
+i, docs game i, int8 game i, legal_ints game i, ...), so all see the same load on a shared
+machine. The env is made once and reset for every game (as a training loop uses it); making it
+is not timed. Each loop plays its own random games (seeded): steps per CPU-second is the figure.
 """
 
 from __future__ import annotations
@@ -16,20 +21,74 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
+import subprocess
 import time
 from typing import Any
 
+import numpy as np
+
 import kassen
 import kassen.envs
+from kassen.envs.core import env_options
 from kassen.rulesets.registry import load_game
 
 
+def docs_loop(env: Any, seed: int) -> int:
+    """The loop of docs/research.md ("PettingZoo"); returns the actions played."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            action = None
+        else:
+            legal = np.flatnonzero(obs["action_mask"].view(bool))  # the bool view: no copy, a fast scan
+            action = int(legal[rng.integers(len(legal))])
+            steps += 1
+        env.step(action)
+    return steps
+
+
+def int8_loop(env: Any, seed: int) -> int:
+    """The same loop scanning the int8 mask (the docs' loop before issue 34)."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            action = None
+        else:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            steps += 1
+        env.step(action)
+    return steps
+
+
+def legal_ints_loop(env: Any, seed: int) -> int:
+    """The same loop drawing from ``info["legal_ints"]`` (the observation is still taken)."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            action = None
+        else:
+            legal = info["legal_ints"]
+            action = legal[int(rng.integers(len(legal)))]
+            steps += 1
+        env.step(action)
+    return steps
+
+
 def engine_game(game: str, seed: int) -> tuple[int, float]:
+    """One random game on the protocol alone (with the envs' options): (actions, CPU seconds)."""
     g = load_game(game)
     rng = random.Random(seed)
     decisions, t0 = 0, time.process_time()
-    s = g.new_state(None, seed)
+    s = g.new_state(None, seed, **env_options(g.id, {}))
     while not s.is_terminal():
         s = s.apply(rng.choice(s.legal_actions()))
         decisions += 1
@@ -37,14 +96,10 @@ def engine_game(game: str, seed: int) -> tuple[int, float]:
 
 
 def env_game(env: Any, seed: int) -> tuple[int, float]:
-    """One game through ``env`` (made once, reset for every game, as a training loop does)."""
+    """The engine's game of ``seed`` through ``env`` (the same choices, from the notation in
+    ``info["legal_actions"]``): (actions, CPU seconds). ``benchmarks/env_parts.py`` splits it."""
     rng = random.Random(seed)
     match = env.unwrapped.match
-    # the integers of a state's actions: the env's own, computed once a state (Match.ints, in the
-    # order of the legal actions; an env from before it, to compare commits side by side, uses
-    # Match.codes or encodes them again)
-    ints = getattr(match, "ints", None)
-    codes = getattr(match, "codes", None) or (lambda: match.index.encode(match.state.legal_actions()))
     decisions, t0 = 0, time.process_time()
     env.reset(seed=seed)
     for _agent in env.agent_iter():
@@ -54,7 +109,7 @@ def env_game(env: Any, seed: int) -> tuple[int, float]:
             continue
         legal = info["legal_actions"]
         choice = rng.choice(legal)  # the same choice the engine run makes
-        code = ints()[legal.index(choice)] if ints is not None else codes()[choice]
+        code = match.ints()[legal.index(choice)]
         assert obs["action_mask"][code] and obs["observation"].shape
         env.step(code)
         decisions += 1
@@ -73,24 +128,32 @@ def env_args(doc: str | None, games: int, **more: int) -> argparse.Namespace:
     return ap.parse_args()
 
 
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              check=False).stdout.strip()
+    except OSError:
+        return ""
+
+
 def main() -> None:
     a = env_args(__doc__, 10)
     env = kassen.envs.aec_env(a.game)  # made once (its action index and encoder too), not timed
-    engine_game(a.game, a.seed)  # and the rules' first-use caches
-    d1 = d2 = 0
-    c1 = c2 = 0.0
-    ratios = []
+    docs_loop(env, a.seed + 10_000)  # the first-use caches (rules, observer, masks), not timed
+    engine_game(a.game, a.seed)
+    loops = {"engine": lambda s: engine_game(a.game, s)[0], "docs": lambda s: docs_loop(env, s),
+             "int8": lambda s: int8_loop(env, s), "legal_ints": lambda s: legal_ints_loop(env, s)}
+    steps = dict.fromkeys(loops, 0)
+    cpu = dict.fromkeys(loops, 0.0)
     for i in range(a.games):
-        n1, t1 = engine_game(a.game, a.seed + i)
-        n2, t2 = env_game(env, a.seed + i)
-        assert n1 == n2, "the env played another game"
-        d1, c1, d2, c2 = d1 + n1, c1 + t1, d2 + n2, c2 + t2
-        ratios.append(t2 / t1)
-    print(json.dumps({"game": a.game, "games": a.games, "seed": a.seed, "build": kassen.build(),
-                      "engine": {"decisions": d1, "cpu_s": round(c1, 2), "per_cpu_s": round(d1 / c1)},
-                      "env": {"decisions": d2, "cpu_s": round(c2, 2), "per_cpu_s": round(d2 / c2)},
-                      "env_over_engine_cpu_per_decision": round((c2 / d2) / (c1 / d1), 2),
-                      "per_game_ratio_median": round(statistics.median(ratios), 2)}, indent=1))
+        for name, run in loops.items():
+            t0 = time.process_time()
+            steps[name] += run(a.seed + i)
+            cpu[name] += time.process_time() - t0
+    print(json.dumps({"game": a.game, "games": a.games, "seed": a.seed, "build": kassen.build(), "commit": _commit(),
+                      **{name: {"steps": steps[name], "cpu_s": round(cpu[name], 2),
+                                "steps_per_cpu_s": round(steps[name] / cpu[name])} for name in loops}},
+                     indent=1))
 
 
 if __name__ == "__main__":

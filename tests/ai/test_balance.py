@@ -115,9 +115,51 @@ def test_balance_command_writes_json_and_plots(tmp_path):
     assert "<svg" in (out / f"{FAST}.svg").read_text()
 
 
-def test_balance_command_wants_a_scenario_or_all(tmp_path):
-    r = CliRunner().invoke(app, ["balance", "cc-samurai", "--out", str(tmp_path)])
-    assert r.exit_code != 0
+def test_balance_command_takes_one_scenario_or_all_not_both(tmp_path):
+    r = CliRunner().invoke(app, ["balance", "cc-samurai", FAST, "--all", "--out", str(tmp_path)])
+    assert r.exit_code != 0 and "not both" in r.output
+
+
+def test_balance_without_a_scenario_plays_the_introductory_one(tmp_path):
+    """issue 34, D9: as battle and bench do (the clan game's: 2 players)."""
+    from kassen.rulesets.registry import load_game
+
+    r = CliRunner().invoke(app, ["balance", "clans", "--games", "2", "--players", "random,random", "--out",
+                                 str(tmp_path), "--no-plots"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads((tmp_path / "balance.json").read_text())
+    assert list(doc["scenarios"]) == [load_game("clans").default_scenario()]
+
+
+def test_plots_draw_the_fair_share_and_a_length_that_varies():
+    """issue 34, D9: three players' reference line is 1/3 (a team game's 1/2); a game whose turns
+    never vary shows its length in actions."""
+    from kassen.ai.balance import fair_share, length_unit
+
+    res3 = [{"seed": s, "players": ["a", "b", "c"], "winner_seat": s % 3, "winner_seats": [s % 3],
+             "reason": "score", "turns": 7, "actions": 40 + s, "banners": [], "first_seat": 0, "banner_log": [],
+             "decisive": None} for s in range(6)]
+    rep = scenario_report("c3", "C3", ["A", "B", "C"], res3)
+    assert fair_share(rep) == pytest.approx(1 / 3)
+    assert length_unit(rep) == "actions"
+    teams = [{**r, "players": ["a"] * 4, "winner_seats": [0, 2] if r["seed"] % 2 else [1, 3]} for r in res3]
+    assert fair_share(scenario_report("t", "T", ["A", "B", "C", "D"], teams)) == 0.5
+    two = [{**r, "players": ["a", "b"], "winner_seats": [0], "turns": 5 + r["seed"]} for r in res3]
+    rep2 = scenario_report("c2", "C2", ["A", "B"], two)
+    assert fair_share(rep2) == 0.5 and length_unit(rep2) == "turns"
+
+
+def test_a_bad_ray_address_fails_fast_in_one_line():
+    """issue 34, D8: a refused port, a malformed address, without Ray's noise, before any game."""
+    import time
+
+    for addr, says in [("127.0.0.1:1", "cannot reach a Ray cluster at 127.0.0.1:1"),
+                       ("garbage", "'garbage' is not a Ray address"), ("ray://head:99999", "is not a Ray address")]:
+        t0 = time.monotonic()
+        r = _kassen("battle", "--ray", addr, "--games", "1", "--players", "random,random")
+        assert r.returncode != 0 and time.monotonic() - t0 < 10
+        lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+        assert len(lines) == 1 and says in lines[0], r.stderr
 
 
 def _kassen(*args: str) -> subprocess.CompletedProcess[str]:

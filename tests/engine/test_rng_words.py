@@ -97,3 +97,17 @@ def test_the_words_match_the_integers_on_many_draws():
         n = r.randrange(1, (1 << 30) + 1) if k % 2 else r.randrange(1, 300)
         value, state = _below(state, n)
         assert rng._below_words(n) == value and rng.state == state
+
+
+def test_a_generator_pickles_and_copies_with_its_state():
+    """issue 34: checkpoints of the research envs pickle the players' generators (the compiled class
+    is made only through __init__, so it pickles as Rng(state))."""
+    import copy
+    import pickle
+
+    r = Rng(2**63 + 12345)
+    r.next64()
+    want = [Rng(r.state).randbelow(97) for _ in range(1)]
+    for twin in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r), copy.copy(r)):
+        assert type(twin) is Rng and twin.state == r.state
+        assert [twin.randbelow(97)] == want

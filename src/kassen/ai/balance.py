@@ -167,6 +167,25 @@ def scenario_report(scenario: str, name: str, seats: list[str], results: list[di
     }
 
 
+def fair_share(report: dict[str, Any]) -> float:
+    """The win rate of a side when the sides are even: 1/2 with two sides, 1/3 with three, 1/2 in
+    a four-seat team game (a team's win is credited to both partners' seats).
+
+    >>> fair_share({"sides": ["a", "b", "c"], "results": [{"winner_seats": [1]}]})
+    0.3333333333333333
+    >>> fair_share({"sides": ["a", "b", "c", "d"], "results": [{"winner_seats": [0, 2]}]})
+    0.5
+    """
+    sides = len(report["sides"]) or 1
+    partners = max((len(r.get("winner_seats") or []) for r in report.get("results", [])), default=1)
+    return max(1, partners) / sides
+
+
+def length_unit(report: dict[str, Any]) -> str:
+    """``"turns"``, or ``"actions"`` when every game lasted as many turns (one bar says nothing)."""
+    return "turns" if len(set(report["length"]["turns"]["values"])) > 1 else "actions"
+
+
 def seat_players(players: list[str], seats: int) -> list[str] | None:
     """The players of a scenario with ``seats`` seats: ``players`` itself, or one player (or the
     same name repeated, ``greedy,greedy``) on every seat; ``None`` if they do not fit.
@@ -351,7 +370,7 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
         his.append(max(0.0, fp["ci95"][1] - (fp["rate"] or 0.0)))
     a.bar(range(len(rates)), rates, yerr=[los, his], capsize=4,
           color=[colours[i % len(colours)] for i in range(len(sides))] + ["#777777"] * (len(rates) - len(sides)))
-    a.axhline(0.5, color="black", linewidth=0.6, linestyle=":")
+    a.axhline(fair_share(report), color="black", linewidth=0.6, linestyle=":")
     a.set_xticks(range(len(rates)), labels, fontsize=7)
     a.set_ylim(0, 1)
     a.set_title("win rate (95% Wilson interval)", fontsize=9)
@@ -373,13 +392,14 @@ def write_plots(report: dict[str, Any], out_dir: Any, stem: str | None = None) -
         a.set_xlabel("actions", fontsize=8)
         a.set_title("game length in actions", fontsize=9)
     a.set_ylabel("games", fontsize=8)
-    # game length
+    # game length: in turns, or in actions when every game lasts as many turns (the clan game)
     a = ax[1][0]
-    turns = report["length"]["turns"]["values"]
-    a.hist(turns, bins=min(12, max(1, len(set(turns)))), color="#555555")
-    a.set_xlabel("turns", fontsize=8)
+    unit = length_unit(report)
+    values = report["length"][unit]["values"]
+    a.hist(values, bins=min(12, max(1, len(set(values)))), color="#555555")
+    a.set_xlabel(unit, fontsize=8)
     a.set_ylabel("games", fontsize=8)
-    a.set_title("game length", fontsize=9)
+    a.set_title("game length" if unit == "turns" else "game length in actions", fontsize=9)
     ax[0][1].yaxis.set_major_locator(MaxNLocator(integer=True))
     a.yaxis.set_major_locator(MaxNLocator(integer=True))
     # what won the banners (a game without banners: how the games ended)

@@ -19,8 +19,13 @@ protocol in :mod:`kassen.engine.protocol` and work with every game of
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import os
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from typing import Any
 
 from kassen.engine.errors import KassenError
 from kassen.engine.protocol import State
@@ -184,12 +189,75 @@ def known_players() -> list[str]:
     return [*FRONT_END_PLAYERS, *PLAYERS]
 
 
+class FunctionPlayer(Player):
+    """A player over a function ``policy(state, seat) -> action`` (see :func:`load_player`)."""
+
+    def __init__(self, policy: Callable[[State, int], str], name: str) -> None:
+        self.policy = policy
+        self.name = name
+
+    def choose(self, state: State, seat: int) -> str:
+        return self.policy(state, seat)
+
+
+def load_player(spec: str, seed: int) -> Player:
+    """The player ``module:attribute`` names, from the user's own code (``kassen battle`` and
+    ``balance --players``; the current directory is searched too): a :class:`Player` class or
+    factory, called with the game's seed (``make(seed) -> Player``); a function of two
+    parameters, ``policy(state, seat) -> action`` (the fair-play rules of this module hold: look
+    only at ``state.observation(seat)`` and ``state.legal_actions()``); or a player object itself.
+    An environment policy over observation tensors plays through
+    :class:`kassen.envs.policy.PolicyPlayer` (``def make(seed): return PolicyPlayer(my_policy)``).
+    """
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise KassenError(f"player {spec!r}: a player from code is named module:function, e.g. mybots:make")
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.append(here)
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise KassenError(f"player {spec!r}: cannot import {module_name!r} ({exc})") from None
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise KassenError(f"player {spec!r}: {module_name!r} has no {attr!r}")
+        obj = getattr(obj, part)
+    if hasattr(obj, "choose") and not isinstance(obj, type):
+        player = obj
+    elif callable(obj) and _positional_params(obj) == 2:
+        player = FunctionPlayer(obj, spec)
+    elif callable(obj):
+        player = obj(seed)
+    else:
+        raise KassenError(f"player {spec!r} is neither a player, a factory make(seed) nor policy(state, seat)")
+    if not callable(getattr(player, "choose", None)):
+        raise KassenError(f"player {spec!r}: {attr}({seed}) gave {type(player).__name__}, which has no choose()")
+    if not isinstance(getattr(player, "name", None), str):
+        player.name = spec
+    return player  # type: ignore[no-any-return]
+
+
+def _positional_params(fn: Callable[..., Any]) -> int:
+    """How many positional parameters ``fn`` takes without defaults (-1 when it cannot be told)."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return -1
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(1 for p in sig.parameters.values() if p.kind in kinds and p.default is inspect.Parameter.empty)
+
+
 def make_player(name: str, seed: int) -> Player:
-    """The computer player called ``name``; raises ``KassenError`` naming the known ones.
+    """The computer player called ``name``; raises ``KassenError`` naming the known ones. A name
+    ``module:function`` is a player from the user's code (:func:`load_player`; the web service
+    takes only the names of :data:`PLAYERS`).
 
     >>> make_player("random", 1).name
     'random'
     """
+    if ":" in name:
+        return load_player(name.strip(), seed)
     key = name.strip().lower()
     factory = PLAYERS.get(key)
     if factory is None:

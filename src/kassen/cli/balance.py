@@ -32,22 +32,37 @@ def expand_ray_flag(argv: list[str]) -> list[str]:
     ['battle', '--ray', 'local', 'cc-samurai']
     >>> expand_ray_flag(["battle", "--ray", "ray://head:10001", "--ray", "auto"])
     ['battle', '--ray', 'ray://head:10001', '--ray', 'auto']
+
+    Any other word after ``--ray`` that is not a game, a scenario or a file is taken as the
+    address, so that a malformed one is named as such (issue 34) rather than read as a scenario:
+
+    >>> expand_ray_flag(["battle", "--ray", "garbage"])
+    ['battle', '--ray', 'garbage']
     """
     out: list[str] = []
     for i, a in enumerate(argv):
         out.append(a)
         if a == "--ray":
             nxt = argv[i + 1] if i + 1 < len(argv) else None
-            if nxt is None or not (nxt in RAY_WORDS or ":" in nxt):
+            if nxt is None or not (nxt in RAY_WORDS or ":" in nxt or _not_positional(nxt)):
                 out.append("local")
     return out
+
+
+def _not_positional(word: str) -> bool:
+    """Whether ``word`` cannot be a game, scenario or file argument (then it is ``--ray``'s)."""
+    if word.startswith("-") or Path(word).exists():
+        return False
+    from kassen.rulesets.registry import available, load_game
+
+    return not any(word == gid or word in load_game(gid).scenarios() for gid in available())
 
 
 def balance(
     game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
     scenario: Annotated[str | None, typer.Argument(help="Scenario id; or --all.")] = None,
     all_scenarios: Annotated[bool, typer.Option("--all", help="Every scenario the game ships.")] = False,
-    players: Annotated[str, typer.Option(help="The two computer players (seats swapped every other game).")] = "greedy,greedy",
+    players: Annotated[str, typer.Option(help="The computer players, one per seat or one for all (seats swapped every other game); a name or module:function (your own).")] = "greedy,greedy",
     games: Annotated[int, typer.Option(min=1, help="Games per scenario.")] = 20,
     seed: Annotated[int, typer.Option(help="Seed of each scenario's first game (game i uses seed+i).")] = 0,
     workers: Annotated[int, typer.Option(min=1, help="Processes to play in parallel (without --ray).")] = 1,
@@ -72,11 +87,19 @@ def balance(
     from kassen.engine.errors import KassenError
 
     g = _game(game)
-    if all_scenarios == (scenario is not None):
-        fail("name one SCENARIO or give --all")
+    if all_scenarios and scenario is not None:
+        fail("name one SCENARIO or give --all, not both")
+    if not all_scenarios and scenario is None:  # as battle and bench: the introductory battle
+        scenario = g.default_scenario() or next(iter(g.scenarios()), None)
+        if scenario is None:
+            fail(f"{g.id} has no scenario to play")
     todo = list(g.scenarios()) if all_scenarios else [str(scenario)]
     names = [p.strip() for p in players.split(",") if p.strip()]
     try:
+        if ray is not None:  # a bad address fails now, in one line
+            from kassen.ai.distributed import check_address
+
+            check_address(ray)
         for sc in todo:
             n_seats = len(g.new_state(sc, seed).seat_names())
             if seat_players(names, n_seats) is None:

@@ -247,7 +247,7 @@ def battle(
     game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
     scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
     players: Annotated[str, typer.Option(help="One computer player per seat, in seat order: random, easy, greedy, "
-                                                  "normal, hard, mcts.")] = "greedy,random",
+                                                  "normal, hard, mcts, or module:function (your own).")] = "greedy,random",
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 10,
     seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
     workers: Annotated[int, typer.Option(min=1, help="Processes to play in parallel.")] = 1,
@@ -269,6 +269,10 @@ def battle(
         seat_names = g.new_state(scenario, seed).seat_names()
         for name in names:
             make_player(name, 0)
+        if ray is not None:  # a bad address fails now, in one line (before the progress bar)
+            from kassen.ai.distributed import check_address
+
+            check_address(ray)
     except KassenError as exc:
         fail(str(exc))
     if len(names) != len(seat_names):

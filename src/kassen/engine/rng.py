@@ -66,6 +66,11 @@ class Rng:
         self._hi: i64 = s >> 32
         self._lo: i64 = s & _M32
 
+    def __reduce__(self) -> tuple[type[Rng], tuple[int]]:
+        """Pickled and copied as ``Rng(state)`` (the compiled class is made only through ``__init__``):
+        the research envs' checkpoints and their players' generators (issue 34)."""
+        return (Rng, (self.state,))
+
     @property
     def state(self) -> int:
         """The whole state as one integer in ``range(2**64)`` (what saves store)."""

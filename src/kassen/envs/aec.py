@@ -53,7 +53,8 @@ class AECCore:
 
     def select(self) -> None:
         """The agent to move and the infos: a new dict for an agent whose info changed (a dict
-        once handed out is never changed), ``legal_actions`` for the agent to move."""
+        once handed out is never changed), ``legal_actions`` (notation) and ``legal_ints`` (their
+        integers, in the same order: the fast path, no scan of the mask) for the agent to move."""
         m = self.match
         seat = m.mover()
         if seat is not None and seat >= 0:
@@ -61,7 +62,7 @@ class AECCore:
         sel, terminations, infos = self.agent_selection, self.terminations, self.infos
         for a in self.agents:
             if sel == a and not terminations[a]:
-                infos[a] = {"to_move": True, "legal_actions": m.legal()}
+                infos[a] = {"to_move": True, "legal_actions": m.legal(), "legal_ints": list(m.ints())}
             elif infos[a].get("to_move") is not False:
                 infos[a] = {"to_move": False}
 

@@ -19,6 +19,16 @@ from kassen.envs.fast import Observer
 from kassen.envs.tensors import Encoder, encoder
 from kassen.rulesets.registry import load_game
 
+#: options the research envs give a game unless the caller gives them (documented in docs/research.md):
+#: An Honourable Victory! without concession (ruling H23), or uniform-random play ends most battles
+#: by a concession on the first move (issue 34)
+ENV_OPTIONS: dict[str, dict[str, Any]] = {"honourable-victory": {"concede": False}}
+
+
+def env_options(game_id: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` over the envs' defaults for ``game_id`` (:data:`ENV_OPTIONS`)."""
+    return {**ENV_OPTIONS.get(game_id, {}), **options}
+
 
 def resolve_game(game: Game | str) -> Game:
     return load_game(game) if isinstance(game, str) else game
@@ -96,7 +106,11 @@ class Match:
     def __init__(self, game: Game | str, scenario: str | None = None, **options: Any) -> None:
         self.game: Game = resolve_game(game)
         self.scenario = scenario
-        self.options: dict[str, Any] = options
+        self.options: dict[str, Any] = env_options(self.game.id, options)
+        #: the seed of the game being played (``reset``) and the actions played since, in notation:
+        #: what a checkpoint keeps (:func:`match_checkpoint`)
+        self.seed = 0
+        self.history: list[str] = []
         self.index: ActionIndex = action_index(self.game)
         self.encoder: Encoder = encoder(self.game.id)
         self.observer = Observer(self.game.id)
@@ -104,7 +118,7 @@ class Match:
         #: ``(state, seat) -> tensor``: the game's fast observer, or the JSON path
         self.observe_state: Callable[[Any, int], Any] = (self.observer.observe if fast is None
                                                           else fast.observe)
-        self.state: State = self.game.new_state(scenario, 0, **options)
+        self.state: State = self.game.new_state(scenario, 0, **self.options)
         self.rng = Rng(0)
         self._ids: dict[str, int] = dict(zip(self.index.actions, range(len(self.index.actions))))
         #: the actions met in play -> their integers: a few thousand of the index's tens of thousands,
@@ -119,6 +133,8 @@ class Match:
         self._masks: list[_Mask] = []
 
     def reset(self, seed: int) -> None:
+        self.seed = seed
+        self.history = []
         self.state = self.game.new_state(self.scenario, seed, **self.options)
         self.rng = Rng(seed ^ 0x5EED)
         self.state = skip_chance(self.state, self.rng)
@@ -225,9 +241,23 @@ class Match:
                     self._fresh()
                     text = self.index.decode(i, self._legal)
         self.state = skip_chance(self.state.apply(text), self.rng)
+        self.history.append(text)
 
     def returns(self) -> list[float]:
         res, n = self.state.result(), self.n_seats
         if res is None or len(res.scores) == n or res.winner is None:  # no need of the teams
             return returns_of(res, n, [])
         return returns_of(res, n, teams_of(self.state))
+
+
+def match_checkpoint(match: Match) -> dict[str, Any]:
+    """What makes ``match`` again on a new :class:`Match` of the same game: its seed and the
+    actions played (states are rebuilt by replaying them, exactly: the dice come from the seed)."""
+    return {"seed": match.seed, "history": list(match.history)}
+
+
+def match_restore(match: Match, checkpoint: dict[str, Any]) -> None:
+    """Replay a :func:`match_checkpoint` on ``match`` (a new match of the same game and options)."""
+    match.reset(int(checkpoint["seed"]))
+    for text in checkpoint["history"]:
+        match.play(str(text))

@@ -25,7 +25,15 @@ from kassen.ai.players import Player, make_player
 from kassen.engine.errors import KassenError
 from kassen.engine.protocol import Game
 from kassen.envs.actions import env_games
-from kassen.envs.core import Match
+from kassen.envs.core import Match, match_checkpoint, match_restore
+from kassen.envs.policy import Policy, PolicyPlayer
+
+#: what ``opponent=`` takes: a player's name (``kassen.ai.players``, or ``module:function``), a
+#: :class:`kassen.ai.players.Player`, or a policy ``policy(obs, info) -> action`` (:mod:`kassen.envs.policy`)
+Opponent = str | Player | Policy
+
+#: deals a reset tries before giving up when every game ends before the learner's first move
+REDEALS = 100
 
 
 class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
@@ -33,9 +41,13 @@ class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, game: Game | str = "cc-samurai", opponent: str = "random", seat: int = 0,
+    def __init__(self, game: Game | str = "cc-samurai", opponent: Opponent = "random", seat: int = 0,
                  scenario: str | None = None, render_mode: str | None = None, illegal: str = "lose",
                  max_steps: int | None = None, **options: Any) -> None:
+        #: what makes this env again (pickling): the arguments of ``__init__``
+        self._args: dict[str, Any] = {"game": game if isinstance(game, str) else game.id, "opponent": opponent,
+                                      "seat": seat, "scenario": scenario, "render_mode": render_mode,
+                                      "illegal": illegal, "max_steps": max_steps, **options}
         self.match = Match(game, scenario, **options)
         n = self.match.n_seats
         if not 0 <= seat < n:
@@ -44,7 +56,11 @@ class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
             raise KassenError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise KassenError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        make_player(opponent, 0)  # fail now on an unknown name
+        if isinstance(opponent, str):
+            make_player(opponent, 0)  # fail now on an unknown name
+        elif not (isinstance(opponent, Player) or callable(opponent)):
+            raise KassenError(f"opponent must be a player's name, a kassen.ai.Player or a callable "
+                              f"policy(obs, info) -> action, not {type(opponent).__name__}")
         self.opponent = opponent
         self.seat = int(seat)
         self.illegal = illegal
@@ -64,41 +80,65 @@ class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         return {"observation": self.match.observe(self.seat), "action_mask": self.match.mask(self.seat)}
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.match.mask(self.seat), "steps": self.steps}
+        m = self.match
+        mine = m.mover() == self.seat
+        info: dict[str, Any] = {"action_mask": m.mask(self.seat), "steps": self.steps,
+                                "legal_actions": m.legal() if mine else [],
+                                "legal_ints": list(m.ints()) if mine else []}
         info.update(extra)
         return info
 
     def _opponents(self) -> None:
         st = self.match
         while not st.state.is_terminal():
-            mover = st.state.to_move()
+            mover = st.mover()
             if mover == self.seat or mover is None:
                 return
             st.play(self.players[mover].choose(st.state, mover))
 
+    def _player(self, seed: int) -> Player:
+        opp = self.opponent
+        if isinstance(opp, str):
+            return make_player(opp, seed)
+        if isinstance(opp, Player):
+            return opp
+        return PolicyPlayer(opp, self.match)
+
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """A new game: the seed given, else the next draw of the env's generator (seeded by the last
+        seed given): the same games as the PettingZoo env's ``reset`` for the same seeds. A game the
+        opponents finish before the learner's first move (a concession allowed by ``concede=True``
+        in An Honourable Victory!) is dealt again with the generator's next draw: ``reset`` never
+        returns a finished game."""
         super().reset(seed=seed)
-        # a new game each reset: the seed given, else the next draw of the env's seeded generator
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(1 << 31))
+        for _ in range(REDEALS):
+            self._deal(game_seed)
+            if not self.match.state.is_terminal():
+                break
+            game_seed = int(self.np_random.integers(1 << 31))
+        else:
+            raise KassenError(f"{REDEALS} games in a row ended before seat {self.seat}'s first move: "
+                              "this seat never gets to play against this opponent")
+        return self._obs(), self._info()
+
+    def _deal(self, game_seed: int) -> None:
         self.match.reset(game_seed)
         self.action_space.seed(game_seed)
-        self.players = {s: make_player(self.opponent, game_seed * 7 + s) for s in range(self.match.n_seats)
-                        if s != self.seat}
+        self.players = {s: self._player(game_seed * 7 + s) for s in range(self.match.n_seats) if s != self.seat}
         self.steps = 0
         self._opponents()
-        return self._obs(), self._info()
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         m = self.match
         if m.state.is_terminal():
             raise KassenError("the game is over: call reset()")
-        legal = m.legal()
-        codes = m.index.encode(legal)
-        chosen = next((a for a, i in codes.items() if i == int(action)), None)
+        i = int(action)
+        chosen = next((a for a, j in zip(m.legal(), m.ints()) if j == i), None)
         if chosen is None:
             if self.illegal == "raise":
-                raise KassenError(f"action {int(action)} is not legal now ({len(legal)} legal actions)")
+                raise KassenError(f"action {i} is not legal now ({len(m.ints())} legal actions)")
             return self._obs(), -1.0, True, False, self._info(illegal_action=int(action))
         m.play(chosen)
         self.steps += 1
@@ -107,6 +147,33 @@ class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         reward = m.returns()[self.seat] if terminated else 0.0
         truncated = not terminated and self.max_steps is not None and self.steps >= self.max_steps
         return self._obs(), float(reward), terminated, truncated, self._info(action=chosen)
+
+    # -- pickling and deep copies (vector envs across processes, Ray workers, checkpoints) ---------
+    def __getstate__(self) -> dict[str, Any]:
+        """The env as its arguments, the game's seed and actions (replayed on unpickling), the
+        generators and, for opponents named by a string, the players themselves (their generators
+        have moved on since the reset); a :class:`Player` or policy given is pickled with the
+        arguments, and must itself pickle (a function defined at a module's top level does)."""
+        return {"args": self._args, "match": match_checkpoint(self.match), "steps": self.steps,
+                "np_random": None if self._np_random is None else self._np_random.bit_generator.state,
+                "np_random_seed": self._np_random_seed,
+                "action_space": self.action_space.np_random.bit_generator.state,
+                "players": self.players if isinstance(self.opponent, str) else None}
+
+    def __setstate__(self, st: dict[str, Any]) -> None:
+        args = dict(st["args"])
+        self.__init__(**args)  # type: ignore[misc]
+        match_restore(self.match, st["match"])
+        self.steps = st["steps"]
+        if st["np_random"] is not None:
+            self._np_random = np.random.Generator(np.random.PCG64())
+            self._np_random.bit_generator.state = st["np_random"]
+        self._np_random_seed = st["np_random_seed"]
+        self.action_space.np_random.bit_generator.state = st["action_space"]
+        if st["players"] is not None:
+            self.players = st["players"]
+        else:
+            self.players = {s: self._player(0) for s in range(self.match.n_seats) if s != self.seat}
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -4,24 +4,26 @@
 - ``python_kassen_clans`` (2-4 players: the ``scenario`` parameter decides),
 - ``python_kassen_honourable_victory``.
 
-Parameters: ``scenario`` (``""``: the game's default), ``seed`` (the first game's seed; each
-``new_initial_state()`` takes the next one) and ``max_game_length`` (a game still running
-after that many actions ends as a draw, so the declared bound holds).
+Parameters: ``scenario`` (``""``: the game's default), ``seed`` (the k-th ``new_initial_state()``
+has the seed ``seed * 1000003 + k``), ``max_game_length`` (a game still running after that many
+actions ends as a draw, so the declared bound holds) and the envs' game options
+(:data:`kassen.envs.core.ENV_OPTIONS`: ``concede`` in An Honourable Victory!, default ``False``).
 
 **Information.** ``IMPERFECT_INFORMATION``: hands, decks, face-down cards and hidden
-declarations are private. Observations come only from ``observation(player)``:
-``observation_tensor`` is :mod:`kassen.envs.tensors`, ``observation_string`` the observation
-JSON. ``information_state_string`` has perfect recall: a SHA-256 chain over every observation
-the player has had since the start, then the current observation.
-``information_state_tensor`` is the current observation tensor (a fixed-size tensor cannot
-hold a whole history of thousands of actions): Markov, not perfect recall.
+declarations are private. Observations come only from what ``observation(player)`` shows:
+``observation_tensor`` is the game's fast observer (:mod:`kassen.envs.fast`; a fresh float32
+array), ``observation_string`` the observation JSON. ``information_state_string`` has perfect
+recall: a SHA-256 chain over every observation the player has had since the start, then the
+current observation. ``information_state_tensor`` is the current observation tensor (a
+fixed-size tensor cannot hold a whole history of thousands of actions): Markov, not perfect recall.
 
-**Chance.** ``SAMPLED_STOCHASTIC``. The rulesets roll dice and shuffle decks inside
-``apply`` from a seeded generator in the state (the protocol exposes no ``CHANCE`` node for
-these games, and one action can roll many dice or none, depending on the rules), so the
-chance outcomes cannot be listed as OpenSpiel chance nodes without re-writing every
-ruleset's dice flow. Each initial state gets its own seed; ``clone()`` keeps the generator,
-as OpenSpiel's C++ sampled-stochastic games do, so a search on clones sees the real dice.
+**Chance.** ``DETERMINISTIC``: no chance nodes. The rulesets roll dice and shuffle decks inside
+``apply`` from a generator in the state, seeded by the seed the state was made with, so a
+state's future is a function of its actions. A state is fixed when it is made (its seed taken
+then; clones share it). ``serialize``, ``pickle`` and ``deepcopy`` keep the seed and the action
+history, and the Kassen state is made again by replaying them (pyspiel serializes a
+``SAMPLED_STOCHASTIC`` game only through ``GetRNGState``, which a Python game cannot give).
+``clone()`` keeps the generator, so a search on clones sees the real dice;
 ``resample_from_infostate(player, sampler)`` returns a state that ``player`` cannot tell from
 this one with every hidden part (other hands, deck orders, the generator) resampled: the
 fair thing to search on.
@@ -39,8 +41,9 @@ import pyspiel
 from kassen.engine.protocol import State
 from kassen.engine.rng import Rng
 from kassen.envs.actions import action_index, env_games
-from kassen.envs.core import returns_of, skip_chance, teams_of
-from kassen.envs.tensors import encoder, observe
+from kassen.envs.core import ENV_OPTIONS, returns_of, skip_chance, teams_of
+from kassen.envs.fast import Observer
+from kassen.envs.tensors import encoder
 from kassen.rulesets.registry import load_game
 
 MAX_GAME_LENGTH = 20000
@@ -62,6 +65,15 @@ class _Shared:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
 
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        # ``serialize`` (and pickling) keep a state's seed and action history only: what a
+        # _Shared holds is made again from them (``KassenState.kassen_state``)
+        return (_nothing, ())
+
+
+def _nothing() -> None:
+    return None
+
 
 def _game_type(gid: str) -> Any:
     game = load_game(gid)
@@ -72,7 +84,10 @@ def _game_type(gid: str) -> Any:
         short_name=short_name(gid),
         long_name=f"Kassen: {game.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        # no chance nodes: a state's dice come from the seed it was made with, so its future is a
+        # function of its actions (and OpenSpiel serializes a SAMPLED_STOCHASTIC game only through
+        # GetRNGState, which a Python game cannot give: issue 34, D5)
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM if two else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -83,7 +98,8 @@ def _game_type(gid: str) -> Any:
         provides_observation_string=True,
         provides_observation_tensor=True,
         provides_factored_observation_string=False,
-        parameter_specification={"scenario": "", "seed": 0, "max_game_length": MAX_GAME_LENGTH},
+        parameter_specification={"scenario": "", "seed": 0, "max_game_length": MAX_GAME_LENGTH,
+                                 **ENV_OPTIONS.get(gid, {})},
     )
 
 
@@ -93,14 +109,19 @@ class KassenGame(pyspiel.Game):  # type: ignore[misc]
     game_id = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = {"scenario": "", "seed": 0, "max_game_length": MAX_GAME_LENGTH, **(params or {})}
+        defaults = ENV_OPTIONS.get(self.game_id, {})
+        params = {"scenario": "", "seed": 0, "max_game_length": MAX_GAME_LENGTH, **defaults, **(params or {})}
         self.kgame = load_game(self.game_id)
         self.scenario = str(params["scenario"]) or None
         self.base_seed = int(params["seed"])
         self.max_length = int(params["max_game_length"])
+        #: the game's own options (``concede`` in An Honourable Victory!: :data:`ENV_OPTIONS`)
+        self.options: dict[str, Any] = {k: params[k] for k in defaults}
         self.index = action_index(self.game_id)
         self.encoder = encoder(self.game_id)
-        probe = self.kgame.new_state(self.scenario, 0)
+        #: the game's fast observer (the JSON encoder is the tests' reference only)
+        self.observer = Observer(self.game_id)
+        probe = self.kgame.new_state(self.scenario, 0, **self.options)
         self.n_players = len(probe.seat_names())
         info = pyspiel.GameInfo(
             num_distinct_actions=self.index.size,
@@ -113,25 +134,34 @@ class KassenGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(_TYPES[self.game_id], info, params)
         self._count = 0
-        self._peeked: tuple[int, State] | None = None
+        #: the last state given a seed, and that seed (see :meth:`issue_seed`)
+        self._issued: tuple[Any, int] | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[str, int]]:
+        # as pyspiel pickles its games (by their string), plus the count of games dealt
+        return (_load_game, (str(self), self._count))
 
     def new_initial_state(self) -> KassenState:
-        # pyspiel clones a Python state by calling this, then copying the attributes over:
-        # so the Kassen state is made (and a seed taken) only when it is first needed
+        """A new game, with the next seed (``seed * 1000003 + k`` for the k-th game)."""
         return KassenState(self)
 
-    def next_seed(self) -> int:
+    def issue_seed(self, state: KassenState) -> int:
+        """The seed of a new state. pyspiel clones (and deserializes) a Python state by asking for
+        a new initial state and then copying the original's attributes over it, seed included: the
+        seed given to such a copy was not used, and the next state gets it again, so the k-th game
+        has the same seed however many clones were made before it."""
+        if self._issued is not None:
+            last, seed = self._issued
+            if last._seed != seed:  # the last one became a copy of another state
+                self._count -= 1
         seed = self.base_seed * 1000003 + self._count
         self._count += 1
+        self._issued = (state, seed)
         return seed
 
-    def peek_initial(self) -> State:
-        """The state the next new game will start from, without taking its seed: pyspiel
-        sizes every observer on a brand-new initial state, which must not use up a game."""
-        seed = self.base_seed * 1000003 + self._count
-        if self._peeked is None or self._peeked[0] != seed:
-            self._peeked = (seed, skip_chance(self.kgame.new_state(self.scenario, seed), Rng(seed)))
-        return self._peeked[1]
+    def start(self, seed: int) -> State:
+        """The Kassen state a game with ``seed`` starts from."""
+        return skip_chance(self.kgame.new_state(self.scenario, seed, **self.options), Rng(seed))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KassenObserver:
         return KassenObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
@@ -143,34 +173,52 @@ class KassenState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: KassenGame) -> None:
         super().__init__(game)
         self._kg = _Shared(game)
-        self._seed = -1
-        # the states since the start, newest first, as a linked list shared between clones
+        #: the seed this game was dealt with, fixed when the state is made (clones keep it)
+        self._seed = game.issue_seed(self)
+        # the states since the start, newest first, as a linked list shared between clones; made
+        # when first needed (from the seed and the action history: also after ``deserialize``)
         self._path: _Shared | None = None
         self._codes = _Shared(None)
 
     # -- helpers --------------------------------------------------------------
     @property
     def kassen_state(self) -> State:
-        if self._path is None:
-            game = self._game()
-            self._seed = game.next_seed()
-            start = skip_chance(game.kgame.new_state(game.scenario, self._seed), Rng(self._seed))
-            self._path = _Shared((start, None, {}))
-        st: State = self._path.value[0]
+        path = self._path
+        if path is None:
+            path = self._path = self._replay()
+        st: State = path.value[0]
         return st
 
+    def _replay(self) -> _Shared:
+        """The path from the start to now, made from the seed and the actions played."""
+        game = self._game()
+        st = game.start(self._seed)
+        path = _Shared((st, None, {}))
+        for k, action in enumerate(self.history()):
+            codes = game.index.encode(st.legal_actions())
+            text = next((a for a, i in codes.items() if i == action), None)
+            if text is None:
+                raise pyspiel.SpielError(f"action {action} of the history is not legal at move {k}")
+            st = skip_chance(st.apply(text), Rng(self._seed * 1000003 + k))
+            path = _Shared((st, path, {}))
+        return path
+
     def peek(self) -> State:
-        """The Kassen state, without starting a game that has not started yet."""
-        return self._game().peek_initial() if self._path is None else self.kassen_state
+        """The Kassen state (kept for callers of the older API: the state is fixed at creation)."""
+        return self.kassen_state
 
     def _game(self) -> KassenGame:
-        g: KassenGame = self._kg.value
+        kg = self._kg
+        if kg is None:  # deserialized: the game is this state's own
+            kg = self._kg = _Shared(self.get_game())
+        g: KassenGame = kg.value
         return g
 
     def _encoded(self) -> dict[str, int]:
-        if self._codes.value is None:
-            self._codes = _Shared(self._game().index.encode(self.kassen_state.legal_actions()))
-        codes: dict[str, int] = self._codes.value
+        c = self._codes
+        if c is None or c.value is None:  # None: deserialized
+            c = self._codes = _Shared(self._game().index.encode(self.kassen_state.legal_actions()))
+        codes: dict[str, int] = c.value
         return codes
 
     def _too_long(self) -> bool:
@@ -228,6 +276,7 @@ class KassenState(pyspiel.State):  # type: ignore[misc]
         out: KassenState = self.clone()
         out._path = _Shared((now.determinize(player_id, rng), self._path.value[1], {}))
         out._codes = _Shared(None)
+        out._seed = -1 - self._seed  # not the real deal: replaying the history would not give it
         return out
 
     def digest(self, seat: int | None) -> str:
@@ -256,6 +305,19 @@ class KassenState(pyspiel.State):  # type: ignore[misc]
             node = node.value[1]
         return out[::-1]
 
+    def observation_tensor(self, player: int | None = None) -> np.ndarray:
+        """``player``'s observation tensor as a fresh ``float32`` array (C++ games return a list:
+        ``np.asarray`` takes both), straight from the game's fast observer."""
+        if player is None:
+            player = self.current_player()
+        if not 0 <= player < self._game().n_players:
+            raise pyspiel.SpielError(f"player {player} is not a player of this game")
+        out: np.ndarray = self._game().observer.observe(self.kassen_state, player)
+        return out
+
+    #: a fixed-size tensor cannot hold the whole history: the current observation (Markov)
+    information_state_tensor = observation_tensor
+
     def __str__(self) -> str:
         st = self.kassen_state
         res = st.result()
@@ -281,27 +343,32 @@ class KassenObserver:
 
     def set_from(self, state: KassenState, player: int) -> None:
         seat = self._seat(player)
-        st = state.peek()
+        st = state.kassen_state
         if seat is None:
             obs = st.observation(None)
             if self.game.game_id == "honourable-victory":
                 obs = {**obs, "_seat": 0}
             self.tensor[:] = self.game.encoder.encode(obs)
         else:
-            self.tensor[:] = observe(st, seat)
+            self.tensor[:] = self.game.observer.observe(st, seat)
 
     def string_from(self, state: KassenState, player: int) -> str:
         seat = self._seat(player)
-        now = _obs_text(state.peek(), seat)
+        now = _obs_text(state.kassen_state, seat)
         if not self.perfect_recall:
             return now
-        # a game not started yet has had one observation: the one it would start with
-        digest = state.digest(seat) if state._path is not None else hashlib.sha256(now.encode()).hexdigest()
-        return f"player {player} after {state.move_number()} actions, history {digest}\n{now}"
+        return f"player {player} after {state.move_number()} actions, history {state.digest(seat)}\n{now}"
 
 
 def _obs_text(st: State, seat: int | None) -> str:
     return json.dumps(st.observation(seat), sort_keys=True, separators=(",", ":"))
+
+
+def _load_game(text: str, count: int) -> KassenGame:
+    """Unpickle a game: ``pyspiel.load_game(text)``, which goes on dealing from game ``count``."""
+    game: KassenGame = pyspiel.load_game(text)
+    game._count = count
+    return game
 
 
 _TYPES: dict[str, Any] = {}

@@ -10,10 +10,12 @@ the end: ``2 * score - 1`` per seat (+1 win, -1 loss, 0 draw).
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
@@ -21,7 +23,7 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
 from kassen.engine.protocol import Game
 from kassen.envs.aec import AECCore, AgentIter
-from kassen.envs.core import Match, fresh_seed
+from kassen.envs.core import Match, fresh_seed, match_checkpoint, match_restore
 
 
 class SeededLater(spaces.Discrete):
@@ -76,12 +78,19 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
     def __init__(self, game: Game | str, scenario: str | None = None, seed: int | None = None,
                  render_mode: str | None = None, max_steps: int | None = None, **options: Any) -> None:
         super().__init__()
+        #: what makes this env again (pickling): the arguments of ``__init__``
+        self._args: dict[str, Any] = {"game": game if isinstance(game, str) else game.id, "scenario": scenario,
+                                      "seed": seed, "render_mode": render_mode, "max_steps": max_steps,
+                                      **options}
         self.match = Match(game, scenario, **options)
         self.metadata = {**self.metadata, "name": f"kassen_{self.match.game.id.replace('-', '_')}_v0"}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
-        self.game_seed = seed
+        #: the seed of the first ``reset()`` that gives none (then the env's generator, seeded by it)
+        self.game_seed = None if seed is None else int(seed)
+        #: the env's own generator: a ``reset()`` without a seed plays the game of its next draw
+        self.np_random: np.random.Generator | None = None
         self.max_steps = max_steps
         self.possible_agents = list(self.match.state.seat_names())
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -102,12 +111,16 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
 
     # ----------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self.game_seed = seed
-        game_seed = self.game_seed if self.game_seed is not None else fresh_seed()
+        """A new game: ``reset(seed=s)`` plays game ``s`` (again, exactly) and seeds the env's
+        generator with ``s``; ``reset()`` plays the game of the generator's next draw (a fresh
+        deal each time). The first ``reset()`` of an env made with ``seed=s`` is ``reset(seed=s)``.
+        The same rule as the Gymnasium env's, so both play the same games for the same seeds."""
+        if seed is None and self.np_random is None:
+            seed = self.game_seed if self.game_seed is not None else fresh_seed()
+        game_seed = next_game_seed(self, seed)
         for space in self.action_spaces.values():
             space.seed_later(game_seed)
-        self.core.reset(int(game_seed))  # a numpy integer too (the compiled core takes an int)
+        self.core.reset(game_seed)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation (a fresh array) and action mask (read-only, never changed while
@@ -132,6 +145,52 @@ class KassenAECEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+    # -- pickling and deep copies (vector envs across processes, Ray workers, checkpoints) ---------
+    def __getstate__(self) -> dict[str, Any]:
+        """The env as its arguments, the game's seed and actions, the agents' bookkeeping and the
+        generators: unpickling makes the env again and replays the game (:func:`match_checkpoint`)."""
+        c = self.core
+        return {"args": self._args, "match": match_checkpoint(self.match),
+                "np_random": None if self.np_random is None else self.np_random.bit_generator.state,
+                "core": {k: copy.deepcopy(getattr(c, k)) for k in _CORE_FIELDS},
+                "spaces": {a: sp._pending if sp._np_random is None else sp.np_random.bit_generator.state
+                           for a, sp in self.action_spaces.items()}}
+
+    def __setstate__(self, st: dict[str, Any]) -> None:
+        args = dict(st["args"])
+        game = args.pop("game")
+        self.__init__(game, **args)  # type: ignore[misc]
+        match_restore(self.match, st["match"])
+        if st["np_random"] is not None:
+            self.np_random = np.random.Generator(np.random.PCG64())
+            self.np_random.bit_generator.state = st["np_random"]
+        for k, v in st["core"].items():
+            setattr(self.core, k, v)
+        for a, sp in st["spaces"].items():
+            space = self.action_spaces[a]
+            if isinstance(sp, dict):
+                space.seed(0)
+                space.np_random.bit_generator.state = sp
+            elif sp is not None:
+                space.seed_later(sp)
+
+
+#: the :class:`AECCore` attributes a pickle keeps (the match is replayed)
+_CORE_FIELDS = ("agents", "rewards", "cumulative", "terminations", "truncations", "infos", "agent_selection",
+                "skip_selection", "steps", "rewarded", "updated")
+
+
+def next_game_seed(env: Any, seed: int | None) -> int:
+    """The seed of the game a reset plays, the same for both envs: ``seed`` if given (and the env's
+    generator ``env.np_random`` is seeded with it, as Gymnasium's ``reset(seed=...)`` does), else the
+    generator's next draw."""
+    if seed is not None:
+        env.np_random, _ = seeding.np_random(int(seed))  # a numpy integer too
+        return int(seed)
+    if env.np_random is None:
+        env.np_random, _ = seeding.np_random(None)
+    return int(env.np_random.integers(1 << 31))
 
 
 def _forward(name: str) -> property:
@@ -165,6 +224,18 @@ class KassenOrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.observe(agent)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # ``step`` and ``last`` are the core's bound methods once reset: made again on unpickling
+        return {"env": self.env, "has_reset": self._has_reset, "has_updated": self._has_updated}
+
+    def __setstate__(self, st: dict[str, Any]) -> None:
+        self.__init__(st["env"])  # type: ignore[misc]
+        self._has_updated = st["has_updated"]
+        if st["has_reset"]:
+            self._has_reset = True
+            core = self.env.core
+            self.step, self.last = core.step, core.last  # type: ignore[method-assign]
 
     def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
         if not self._has_reset:

@@ -94,3 +94,32 @@ def test_victory_concession_is_an_honourable_victory_for_the_other_side():
     res = s.result()
     assert res is not None and res.winner == 1 and res.reason.startswith("An Honourable Victory!")
     assert s.legal_actions() == [] and s.to_move() is None
+
+
+def test_victory_concession_can_be_forbidden_by_the_concede_option():
+    """H23: option ``concede = false`` (the research envs' default) takes ``concede`` away."""
+    import pytest
+
+    from kassen.engine.errors import IllegalActionError
+    from kassen.rulesets.honourable_victory.game import HonourableVictoryGame
+
+    s = position([foot("S1", "C1"), foot("N1", "C3")], mover=0, concede=False)
+    assert "end" in s.legal_actions() and "concede" not in s.legal_actions()
+    with pytest.raises(IllegalActionError):
+        s.apply("concede")
+    game = HonourableVictoryGame()
+    for seed in range(3):
+        st = game.new_state(None, seed, concede=False)
+        while st.result() is None and st.turn <= 2:
+            legal = st.legal_actions()
+            assert "concede" not in legal
+            st = st.apply(legal[-1])
+        assert "concede" not in st.to_json()["options"] or st.to_json()["options"]["concede"] is False
+    assert "concede" in _first_move_legal(game.new_state(None, 0))
+    assert "concede" not in game.new_state(None, 0).to_json()["options"]  # saves as before the option
+
+
+def _first_move_legal(st):
+    while st.pend.get("step") != "move":
+        st = st.apply(st.legal_actions()[-1])
+    return st.legal_actions()

@@ -151,6 +151,9 @@ class Options(BaseModel):
     min_stands: int = Field(default=2, ge=1, le=9)
     max_foot_stands: int = Field(default=9, ge=1, le=20)
     max_mounted_stands: int = Field(default=6, ge=1, le=20)
+    #: 001:921 "a side can always concede defeat"; ``false`` takes ``concede`` away (the research
+    #: envs' default: uniform-random play would otherwise mostly end by concession)
+    concede: bool = True
 
     @field_validator("width")
     @classmethod

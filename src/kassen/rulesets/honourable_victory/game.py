@@ -103,7 +103,10 @@ class HonourableVictoryGame(Game):
                 edges[z] = edges.get(z, 0) + 1
                 if edges[z] > 3:
                     raise FormatError(f"{where}: terrain.escarpments: at most three edges of {z} (Appendix A)")
-        s = HVState(self, self.tables, table, opts.model_dump())
+        kept = opts.model_dump()
+        if kept["concede"]:  # the rule's default is left out: saves and digests stay those of before the option
+            del kept["concede"]
+        s = HVState(self, self.tables, table, kept)
         s.rng = Rng(seed)
         s.battle_id, s.battle_name = battle.battle.id, battle.battle.name
         for seat in (0, 1):

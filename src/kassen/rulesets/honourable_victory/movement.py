@@ -133,7 +133,11 @@ class MovementRules(LossRules):
         for u in sorted(self.units.values(), key=lambda x: uid_key(x.uid)):
             if u.side == seat and u.uid not in self.chosen:
                 out.extend(self._unit_actions(u))
-        return [*out, *self.daimyo_moves(seat), "end", "concede"]
+        out += self.daimyo_moves(seat)
+        out.append("end")
+        if self.opts.get("concede", True):  # option ``concede`` (H23); saves from before it concede
+            out.append("concede")
+        return out
 
     def _act_move(self, task: MoveTask, action: str) -> None:
         seat = task["seat"]
