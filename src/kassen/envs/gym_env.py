@@ -26,6 +26,7 @@ from kassen.engine.errors import KassenError
 from kassen.engine.protocol import Game
 from kassen.envs.actions import env_games
 from kassen.envs.core import Match
+from kassen.rulesets.registry import default_game
 
 
 class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
@@ -33,10 +34,10 @@ class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, game: Game | str = "cc-samurai", opponent: str = "random", seat: int = 0,
+    def __init__(self, game: Game | str | None = None, opponent: str = "random", seat: int = 0,
                  scenario: str | None = None, render_mode: str | None = None, illegal: str = "lose",
                  max_steps: int | None = None, **options: Any) -> None:
-        self.match = Match(game, scenario, **options)
+        self.match = Match(default_game().id if game is None else game, scenario, **options)
         n = self.match.n_seats
         if not 0 <= seat < n:
             raise KassenError(f"seat must be 0..{n - 1} in this scenario, not {seat}")

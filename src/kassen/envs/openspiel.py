@@ -41,7 +41,7 @@ from kassen.engine.rng import Rng
 from kassen.envs.actions import action_index, env_games
 from kassen.envs.core import returns_of, skip_chance, teams_of
 from kassen.envs.tensors import encoder, observe
-from kassen.rulesets.registry import load_game
+from kassen.rulesets.registry import get, load_game
 
 MAX_GAME_LENGTH = 20000
 
@@ -100,6 +100,9 @@ class KassenGame(pyspiel.Game):  # type: ignore[misc]
         self.max_length = int(params["max_game_length"])
         self.index = action_index(self.game_id)
         self.encoder = encoder(self.game_id)
+        env = get(self.game_id).env
+        #: the encoder reads the seat from the observation (``EnvSpec.seat_in_observation``)
+        self.seat_in_observation = env is not None and env.seat_in_observation
         probe = self.kgame.new_state(self.scenario, 0)
         self.n_players = len(probe.seat_names())
         info = pyspiel.GameInfo(
@@ -284,7 +287,7 @@ class KassenObserver:
         st = state.peek()
         if seat is None:
             obs = st.observation(None)
-            if self.game.game_id == "honourable-victory":
+            if self.game.seat_in_observation:
                 obs = {**obs, "_seat": 0}
             self.tensor[:] = self.game.encoder.encode(obs)
         else:

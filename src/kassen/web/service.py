@@ -28,7 +28,7 @@ from kassen.engine.events import events_for_seat, rolled_dice
 from kassen.engine.protocol import CHANCE, Game, State, sample_chance
 from kassen.engine.record import GameRecord
 from kassen.engine.rng import Rng
-from kassen.rulesets.registry import GAMES, load_game
+from kassen.rulesets.registry import available, get, load_game, specs
 from kassen.web import extras
 from kassen.web.storage import WATCH, Storage, StoredGame, hash_token
 
@@ -176,9 +176,10 @@ class GameService:
     def catalog(self) -> dict[str, Any]:
         """The games, their scenarios (with historical notes) and the seat choices."""
         games = []
-        for gid, (_, _, desc) in GAMES.items():
+        for spec in specs():
+            gid, desc = spec.id, spec.description
             try:
-                g = load_game(gid)
+                g = spec.load()
                 scen_rows = [extras.scenario_info(g, sid) for sid in g.scenarios()]
                 start = g.new_state(g.default_scenario(), 0)
             except Exception as exc:  # a ruleset being written must not take the lobby down
@@ -199,8 +200,8 @@ class GameService:
         ``client`` (an address) is held to ``limits.games_per_client_per_hour`` (429)."""
         if client is not None:
             self._count_creation(client)
-        if ruleset not in GAMES:
-            raise WebError(400, f"unknown ruleset {ruleset!r}; known: {', '.join(GAMES)}")
+        if ruleset not in available():
+            raise WebError(400, f"unknown ruleset {ruleset!r}; known: {', '.join(available())}")
         game = load_game(ruleset)
         if scenario is None:
             scenario = game.default_scenario()
@@ -398,7 +399,7 @@ class GameService:
                 "ai_plans": list(live.plans),
                 # what the thinking AI is, with how long it may take ("normal (about 2 seconds a turn)")
                 "ai_level": (None if mover is None or not 0 <= mover < len(live.stored.seat_kinds)
-                             else AI_LEVELS.get(live.stored.seat_kinds[mover]) if live.game.id.startswith("cc-samurai")
+                             else AI_LEVELS.get(live.stored.seat_kinds[mover]) if get(live.game.id).ai.timed
                              else live.stored.seat_kinds[mover]),
             }
         return out
