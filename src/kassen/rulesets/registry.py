@@ -79,7 +79,8 @@ class RulesetSpec:
       ``scenario_table``: the hook ``(spec, as_json) -> None`` when ``kassen scenarios GAME``
       prints more than the common columns; ``odds``: the hook ``(spec, path, as_json) -> None``
       of ``kassen odds --game GAME FILE``; ``unit_odds``: the game answers ``kassen odds
-      --attacker ... --defender ...`` (the C&C attack calculator);
+      --attacker ... --defender ...`` (the C&C attack calculator); ``unit_reference``: its
+      ``tables`` of units and terrain back the page's hover cards;
     - ``play_words``: ``(words) -> (scenario, options)`` reading the words after ``kassen play
       GAME`` beyond the scenario (Kensei's two rosters);
     - ``forced_dice``: ``(text) -> dice`` reading ``kassen run --dice`` (``None``: no dice to
@@ -99,6 +100,7 @@ class RulesetSpec:
     scenario_table: str | None = None
     odds: str | None = None
     unit_odds: bool = False
+    unit_reference: bool = False
     play_words: Callable[[list[str]], tuple[str | None, dict[str, Any]]] | None = None
     forced_dice: Callable[[str], list[Any]] | None = None
     dice_at_setup: bool = False

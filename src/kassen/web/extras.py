@@ -85,10 +85,14 @@ def scenario_name(game: Game, sid: str | None) -> str | None:
 
 
 def reference(game: Game) -> dict[str, Any]:
-    """Unit and terrain tables for hover cards (C&C games), else ``{}``."""
-    tables = getattr(game, "tables", None)
-    if tables is None or not hasattr(tables, "units"):
+    """Unit and terrain tables for hover cards (games whose spec says ``unit_reference``: C&C),
+    else ``{}``."""
+    try:
+        if not get(game.id).unit_reference:
+            return {}
+    except KassenError:  # a game no longer registered
         return {}
+    tables: Any = getattr(game, "tables")  # noqa: B009  (the spec says the game has them)
     units = {code: {"name": u.name, "symbol": u.symbol, "class": u.cls, "blocks": u.blocks, "move": u.move,
                     "battle_move": u.battle_move, "close": "1 per block" if u.dice_per_block else u.close,
                     "ranged": {str(k): v for k, v in sorted(u.ranged.items())}, "notes": u.notes}

@@ -33,6 +33,7 @@ _COMMON: dict[str, Any] = {
     "web_view": "cc",
     "rules_tables": "kassen.cli.tables:cc_rules",
     "unit_odds": True,
+    "unit_reference": True,
     "forced_dice": _faces,
     "ai": AISpec(player="kassen.ai.players:planner_level", timed=True),
     "env": EnvSpec(actions="kassen.envs.actions:cc_actions", encoder="kassen.envs.tensors:CCEncoder"),
