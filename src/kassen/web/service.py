@@ -187,7 +187,9 @@ class GameService:
                 continue
             games.append({"id": gid, "name": g.name, "description": desc, "seats": list(seat_names_of(start)),
                           "default_scenario": g.default_scenario(), "scenarios": scen_rows,
-                          "view": extras.view_for(gid)})
+                          "view": extras.view_for(gid), "default": spec.default,
+                          # what the lobby offers the seats after the first (the spec's default players)
+                          "default_opponent": spec.default_players.split(",")[-1]})
         players = [{"id": HUMAN, "text": "a person (gets a link)"}]
         players += [{"id": k, "text": v} for k, v in AI_LEVELS.items() if k in PLAYERS]
         return {"games": games, "players": players}
