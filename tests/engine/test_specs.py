@@ -70,6 +70,28 @@ def test_a_shipped_game_cannot_be_replaced_and_unregistering_removes_only_the_ad
     assert "duel" not in available() and "clans" in available()
 
 
+def test_another_distribution_registers_a_game_through_the_entry_point_group(monkeypatch):
+    """A package that is not Kassen's adds a game by naming its spec in the ``kassen.games`` group."""
+    import importlib.metadata
+
+    from kassen.rulesets import registry
+
+    class EntryPoint:
+        name = "duel"
+
+        def load(self):
+            return (DUEL,)
+
+    def entry_points(group):
+        return [EntryPoint()] if group == registry.ENTRY_POINTS else []
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    monkeypatch.setattr(registry, "_found", None)  # found again, with the entry point
+    assert available()[-1] == "duel" and get("duel") is DUEL
+    with pytest.raises(KassenError, match="already a shipped game"):
+        register(DUEL)
+
+
 # ------------------------------------------------------------------ a new game is one spec
 def test_the_toy_game_appears_in_kassen_games(duel):
     from kassen.cli.main import app
