@@ -51,14 +51,13 @@ class AISpec:
 @dataclass(frozen=True)
 class EnvSpec:
     """How the research environments see a game: ``actions`` the hook ``(game) -> list[str]``
-    of its static action index; ``encoder`` the hook ``() -> Encoder`` of its observation
-    tensor (from ``observation(seat)``); ``observer`` the hook ``(encoder) -> observer`` of its
-    fast observer (``observe(state, seat)``, the same tensor from the state), or ``None``;
-    ``seat_in_observation``: the encoder reads the seat as ``obs["_seat"]``."""
+    of its static action index; ``encoder`` the hook ``(game_id) -> Encoder`` of its observation
+    tensor (from ``observation(seat)``; ``kassen.envs.fast`` picks a fast observer of the same
+    tensor by the encoder's class); ``seat_in_observation``: the encoder reads the seat as
+    ``obs["_seat"]``."""
 
     actions: str
     encoder: str
-    observer: str | None = None
     seat_in_observation: bool = False
 
 
