@@ -80,6 +80,8 @@ class RulesetSpec:
       of ``kassen odds --game GAME FILE``; ``unit_odds``: the game answers ``kassen odds
       --attacker ... --defender ...`` (the C&C attack calculator); ``unit_reference``: its
       ``tables`` of units and terrain back the page's hover cards;
+    - ``calculator``: the hook ``(game, state, request) -> odds`` of the game's dice calculator
+      (the page's roll resolver; ``None``: none);
     - ``play_words``: ``(words) -> (scenario, options)`` reading the words after ``kassen play
       GAME`` beyond the scenario (Kensei's two rosters);
     - ``forced_dice``: ``(text) -> dice`` reading ``kassen run --dice`` (``None``: no dice to
@@ -100,6 +102,7 @@ class RulesetSpec:
     odds: str | None = None
     unit_odds: bool = False
     unit_reference: bool = False
+    calculator: str | None = None
     play_words: Callable[[list[str]], tuple[str | None, dict[str, Any]]] | None = None
     forced_dice: Callable[[str], list[Any]] | None = None
     dice_at_setup: bool = False

@@ -28,7 +28,7 @@ from kassen.engine.events import events_for_seat, rolled_dice
 from kassen.engine.protocol import CHANCE, Game, State, sample_chance
 from kassen.engine.record import GameRecord
 from kassen.engine.rng import Rng
-from kassen.rulesets.registry import available, get, load_game, specs
+from kassen.rulesets.registry import available, get, hook, load_game, specs
 from kassen.web import extras
 from kassen.web.storage import WATCH, Storage, StoredGame, hash_token
 
@@ -473,13 +473,13 @@ class GameService:
     def calculator(self, live: LiveGame, body: dict[str, Any]) -> dict[str, Any]:
         """A game's dice calculator (Kensei's roll resolver): exact odds of a situation the
         players describe. Nothing hidden goes in or out, so every link may ask."""
-        fn = getattr(live.game, "calculator", None)
-        if fn is None:
+        hook_name = get(live.game.id).calculator
+        if hook_name is None:
             raise WebError(404, f"{live.game.name} has no dice calculator")
         with live.lock:
             state = live.state
         try:
-            result: dict[str, Any] = fn(state, body)
+            result: dict[str, Any] = hook(hook_name)(live.game, state, body)
         except KassenError as exc:
             raise WebError(422, str(exc)) from None
         return result

@@ -56,6 +56,7 @@ SPECS = (
         rules_tables="kassen.cli.kensei:rules_tables",
         scenario_table="kassen.cli.kensei:scenario_table",
         odds="kassen.cli.kensei:odds_table",
+        calculator="kassen.rulesets.kensei.game:KenseiGame.calculator",
         play_words=play_words,
         forced_dice=dice_words,
         dice_at_setup=True,
