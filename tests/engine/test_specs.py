@@ -187,6 +187,21 @@ def test_no_game_id_is_written_outside_rulesets():
     assert not found, "game ids outside rulesets/:\n" + "\n".join(found)
 
 
+def test_the_page_names_no_game_either():
+    """The page's scripts (not their comments) take the games, their views and default players from
+    the catalog (the specs), never from a game id."""
+    ids = "|".join(map(re.escape, available()))
+    quoted = re.compile(r"""["'`](""" + ids + r""")["'`]""")
+    found = []
+    for path in sorted((SRC / "web" / "static").rglob("*.js")):
+        code = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.S)
+        for n, line in enumerate(code.splitlines(), 1):
+            line = re.sub(r"//.*$", "", line)
+            if quoted.search(line):
+                found.append(f"{path.relative_to(SRC)}:{n}: {line.strip()[:80]}")
+    assert not found, "game ids in the page's scripts:\n" + "\n".join(found)
+
+
 # ------------------------------------------------------------------ every spec: contract and perft
 @pytest.mark.parametrize("gid", available())
 def test_every_spec_passes_the_contract(gid):
