@@ -45,16 +45,19 @@ def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
     from kassen.ai.players import GAME_LEVELS
 
     if game in GAME_LEVELS:
-        from kassen.ai.evaluate_games import ENDGAMES, EVALUATIONS, HORIZONS
-        from kassen.ai.lookahead import HalvingPlayer
+        from dataclasses import replace
+
+        from kassen.ai.players import halving_level
+        from kassen.rulesets.registry import get
 
         base, *changes = label.split("+")
         settings = dict(GAME_LEVELS[game][base])
         for pair in changes:
             key, _, value = pair.partition("=")
             settings[key] = int(value)
-        return HalvingPlayer(seed, evaluation=EVALUATIONS[game], name=label, endgame=ENDGAMES.get(game),
-                             horizon=HORIZONS.get(game), **settings)
+        spec = get(game)
+        player = halving_level(replace(spec, ai=replace(spec.ai, levels={label: settings})), label, seed)
+        return player
     from kassen.ai.evaluate import load_weights
     from kassen.ai.planner import TurnPlanner
     from kassen.ai.players import PLANNER_LEVELS

@@ -15,7 +15,6 @@ from typer.testing import CliRunner
 from kassen.ai.balance import GAMES_FORMAT, play_analysed, run_balance, scenario_report
 from kassen.ai.players import PLAYERS, RandomPlayer
 from kassen.ai.series import GameSpec, play_one, wilson
-from kassen.cli.balance import expand_merge
 from kassen.cli.main import app
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -284,5 +283,27 @@ def test_merge_refuses_overlapping_seeds_other_players_and_odd_splits(tmp_path):
     assert r.exit_code != 0 and "even number of games" in r.output
 
 
-def test_kassen_balance_merge_is_the_merge_command():
-    assert expand_merge(["balance", "merge", "x", "--out", "y"]) == ["balance-merge", "x", "--out", "y"]
+def test_kassen_balance_merge_is_the_merge_command(tmp_path):
+    """``kassen balance merge`` reaches the merge command (the group resolves it; nothing rewrites argv)."""
+    r = CliRunner().invoke(app, ["balance", "merge", str(tmp_path), "--out", str(tmp_path / "m")])
+    assert r.exit_code == 2 and "has no games/*.jsonl" in " ".join(r.output.split())
+
+
+@pytest.mark.parametrize(("args", "address"), [
+    (["--ray"], "local"),
+    (["--ray", "--json"], "local"),
+    (["--ray", "auto"], "auto"),
+    (["--ray", "ray://head:10001"], "ray://head:10001"),
+])
+def test_a_bare_ray_flag_means_a_local_instance(monkeypatch, args, address):
+    """``--ray`` takes an optional address: the command's own parser gives a bare one ``local``."""
+    import kassen.ai.series as series
+    from kassen.engine.errors import KassenError
+
+    def refuse(*a, ray=None, **k):
+        raise KassenError(f"ray={ray}")
+
+    monkeypatch.setattr(series, "run_series", refuse)
+    r = CliRunner().invoke(app, ["battle", "--ray", *args[1:], "cc-samurai", "--players", "random,random"]
+                           if args[1:] != ["--json"] else ["battle", *args, "--players", "random,random"])
+    assert f"ray={address}" in r.output, r.output

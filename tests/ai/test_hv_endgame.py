@@ -9,7 +9,7 @@ import pytest
 
 from kassen.ai.evaluate_games import (
     DRAW_VALUE,
-    ENDGAMES,
+    HV_ENDGAME,
     actions_to,
     hv_battle_ends_this_turn,
     hv_policy_value,
@@ -72,7 +72,7 @@ def test_the_position_is_a_draw_if_south_ends_its_phase():
 def test_the_endgame_search_wins_the_last_movement_phase_that_ending_it_would_draw(level):
     s = _last_turn(0, 1)
     player = level_player(level, "honourable-victory", 5)
-    assert isinstance(player, HalvingPlayer) and player.endgame is ENDGAMES["honourable-victory"]
+    assert isinstance(player, HalvingPlayer) and player.endgame is HV_ENDGAME
     first = player.choose(s, 0)
     assert 0 < player.last_work <= GAME_LEVELS["honourable-victory"][level]["end_playouts"]
     assert first in s.legal_actions() and first != "end"
@@ -83,7 +83,7 @@ def test_the_endgame_search_wins_the_last_movement_phase_that_ending_it_would_dr
 
 def test_the_endgame_values_the_winning_move_above_ending_the_phase():
     s = _last_turn(0, 1)
-    endgame = ENDGAMES["honourable-victory"]
+    endgame = HV_ENDGAME
     assert endgame.applies(s)
     won = endgame.value(endgame.play(s.apply("S6 move"), Rng(1)), 0)
     drawn = endgame.value(endgame.play(s.apply("end"), Rng(1)), 0)
@@ -175,11 +175,12 @@ def test_a_side_one_unit_short_of_general_retreat_fears_any_rout(monkeypatch):
 
 
 def test_the_optional_horizon_stops_a_playout_when_the_movement_phase_is_over():
-    """``HORIZONS`` is empty by default (a trial did worse); the mechanism still works."""
-    from kassen.ai.evaluate_games import HORIZONS, hv_own_movement
+    """No game's spec sets a horizon by default (a trial did worse); the mechanism still works."""
+    from kassen.ai.evaluate_games import hv_own_movement
     from kassen.ai.lookahead import play_until
+    from kassen.rulesets.registry import get
 
-    assert "honourable-victory" not in HORIZONS
+    assert get("honourable-victory").ai.horizon is None
     s = _last_turn(0, 0)
     s.turn = 5  # South moves first, North after
     assert hv_own_movement(s, 0) and not hv_own_movement(s, 1)
@@ -203,7 +204,7 @@ def test_the_endgame_search_covers_the_turn_before_last_with_its_dice_to_come():
     from kassen.ai.evaluate_games import ENDGAME_TURNS, hv_endgame_applies
 
     assert ENDGAME_TURNS == 2
-    endgame = ENDGAMES["honourable-victory"]
+    endgame = HV_ENDGAME
     last, before = _last_turn(0, 1), _turn_before_last(0, 1)
     assert endgame.applies(last) and not endgame.chancy(last)
     assert endgame.applies(before) and endgame.chancy(before) and not hv_battle_ends_this_turn(before)

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-import types
-
 import pytest
 
-from kassen.rulesets.registry import GAMES
-from tests.engine.test_docs_toy import load_doc_namespace
+from kassen.rulesets.registry import ADDED
+from tests.toy.duel_spec import SPEC
 
 
 def register_duel(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make ``duel`` a game of the registry for the duration of a test."""
-    ns = load_doc_namespace()
-    module = types.ModuleType("kassen_test_duel")
-    module.DuelGame = ns["DuelGame"]  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "kassen_test_duel", module)
-    monkeypatch.setitem(GAMES, "duel", ("kassen_test_duel", "DuelGame", "Duel (toy)"))
+    """Make ``duel`` a game of the registry (its one spec) for the duration of a test."""
+    monkeypatch.setitem(ADDED, SPEC.id, SPEC)

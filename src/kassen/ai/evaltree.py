@@ -33,7 +33,7 @@ from typing import Any
 
 from kassen.ai.evaluate import Weights, evaluate, load_weights
 from kassen.ai.planner import RESIGN, TurnPlanner, react
-from kassen.ai.players import Player
+from kassen.ai.player import Player
 from kassen.engine.errors import KassenError
 from kassen.engine.protocol import CHANCE, State, sample_chance
 from kassen.engine.rng import Rng

@@ -29,7 +29,6 @@ from kassen.engine.rng import Rng
 from kassen.rulesets.honourable_victory.table import FORWARD, parse_zone
 
 if TYPE_CHECKING:
-    from kassen.ai.lookahead import Horizon
     from kassen.rulesets.honourable_victory.state import HVState
 
 
@@ -268,8 +267,8 @@ def evaluate_clans(state: State, seat: int) -> float:
     return 0.8 * outcome + 0.2 * math.tanh((mine - other) / 8.0)
 
 
-#: game id -> its evaluation (the others use the ruleset's heuristic)
-EVALUATIONS = {"honourable-victory": evaluate_hv, "clans": evaluate_clans}
+# each game's spec names its evaluation (``AISpec.evaluation``: ``evaluate_hv``, ``evaluate_clans``);
+# the other games use the ruleset's heuristic
 
 
 # ---------------------------------------------------------------- the last movement phases
@@ -459,9 +458,10 @@ class HVEndgame:
         return 0.9 * base + 0.1 * max(-1.0, min(1.0, margin / len(s.table.zones())))
 
 
-#: game id -> its last-phase search (:class:`kassen.ai.lookahead.HalvingPlayer` uses it there)
-ENDGAMES = {"honourable-victory": HVEndgame()}
-#: game id -> the phase whose decisions are judged at its end (playouts of a decision in it stop
-#: there). None by default: in a 20-game trial judging An Honourable Victory! movement decisions at
-#: the end of the phase (``hv_own_movement``) did worse than playing on until the seat decides again
-HORIZONS: dict[str, Horizon] = {}
+#: An Honourable Victory!'s last-phase search (its spec's ``AISpec.endgame``;
+#: :class:`kassen.ai.lookahead.HalvingPlayer` uses it there)
+HV_ENDGAME = HVEndgame()
+# A game's spec may name the phase whose decisions are judged at its end (``AISpec.horizon``, a
+# ``Horizon``: playouts of a decision in it stop there). None by default: in a 20-game trial
+# judging An Honourable Victory! movement decisions at the end of the phase (``hv_own_movement``)
+# did worse than playing on until the seat decides again

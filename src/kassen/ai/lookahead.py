@@ -35,7 +35,7 @@ import math
 from collections.abc import Callable
 from typing import Protocol
 
-from kassen.ai.players import Player
+from kassen.ai.player import Player
 from kassen.ai.search import RESIGN, play_policy, playout_policy
 from kassen.engine.protocol import CHANCE, State, sample_chance
 from kassen.engine.rng import Rng

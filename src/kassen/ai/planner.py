@@ -51,7 +51,7 @@ from kassen.ai.evaluate import (
     expected_damage,
     load_weights,
 )
-from kassen.ai.players import Player
+from kassen.ai.player import Player
 from kassen.engine.errors import KassenError
 from kassen.engine.protocol import State
 from kassen.engine.rng import Rng

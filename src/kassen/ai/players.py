@@ -1,20 +1,11 @@
-"""Computer players.
+"""The computer players by name: what ``--players``, the lobby and the research envs accept.
 
-A player is anything with a ``name`` and a ``choose(state, seat)`` method that
-returns one of ``state.legal_actions()``. The front end calls ``choose`` only
-when ``state.to_move() == seat``.
-
-**Fair play.** A player may look at the game only through
-``state.observation(seat)`` (what its seat may see) and
-``state.legal_actions()`` (public: the moves of the seat to move, which is its
-own). It must never read ``state.to_json()``, the state's attributes (hands,
-decks, the RNG) or ``observation`` of another seat, and it must not call
-``apply`` on the real state to look ahead: rulesets roll dice inside ``apply``
-with the state's own generator, so a look-ahead would see the real dice.
-Look-ahead players (:mod:`kassen.ai.search`) search on
-``state.determinize(seat, rng)``: copies with every hidden part resampled. Players are generic over the
-protocol in :mod:`kassen.engine.protocol` and work with every game of
-:mod:`kassen.rulesets.registry`.
+``random``, ``greedy`` and ``mcts`` are generic over the game protocol; the difficulty levels
+``easy``, ``normal`` and ``hard`` are what each game's spec says they are
+(:class:`kassen.rulesets.registry.AISpec`): the whole-turn planner of :mod:`kassen.ai.planner`
+(:func:`planner_level`), sequential halving on determinized states with the game's own
+evaluation (:func:`halving_level`), or, for a game that says nothing, greedy and MCTS at
+budgets to match. The base class and its rules of fair play are in :mod:`kassen.ai.player`.
 """
 
 from __future__ import annotations
@@ -23,70 +14,22 @@ import importlib
 import inspect
 import os
 import sys
-from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from kassen.ai.lookahead import HalvingPlayer
+from kassen.ai.planner import TurnPlanner
+from kassen.ai.player import Player, RandomPlayer
+from kassen.ai.search import GreedyPlayer, MCTSPlayer
 from kassen.engine.errors import KassenError
 from kassen.engine.protocol import State
-from kassen.engine.rng import Rng
-
-
-class Player(ABC):
-    """A computer player for one seat."""
-
-    name: str = "player"
-
-    @abstractmethod
-    def choose(self, state: State, seat: int) -> str:
-        """The action to take; called only when ``state.to_move() == seat``.
-
-        Use only ``state.observation(seat)`` and ``state.legal_actions()``.
-        """
-
-
-class RandomPlayer(Player):
-    """Picks uniformly among the legal actions, with its own seeded generator.
-
-    >>> from kassen.rulesets.registry import load_game
-    >>> s = load_game("cc-samurai").new_state(None, 1)
-    >>> RandomPlayer(7).choose(s, s.to_move()) in s.legal_actions()
-    True
-    """
-
-    name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = Rng(seed)
-
-    def choose(self, state: State, seat: int) -> str:
-        actions = state.legal_actions()
-        if not actions:
-            raise KassenError(f"{self.name}: seat {seat} has no legal action (is the game over?)")
-        return self.rng.choice(actions)
-
-
-def _greedy(seed: int) -> Player:
-    from kassen.ai.search import GreedyPlayer
-
-    return GreedyPlayer(seed)
-
-
-def _mcts(seed: int) -> Player:
-    from kassen.ai.search import MCTSPlayer
-
-    return MCTSPlayer(seed)
+from kassen.rulesets.registry import RulesetSpec, get, hook, specs
 
 
 class LevelPlayer(Player):
-    """A difficulty level (``easy``, ``normal``, ``hard``): the whole-turn planner of
-    :mod:`kassen.ai.planner` for C&C Samurai (both editions); for An Honourable Victory!
-    and the clan card game, sequential halving on determinized states with the game's
-    own evaluation (:mod:`kassen.ai.lookahead`, settings in :data:`GAME_LEVELS`); for
-    the other games an existing player with a budget to match (easy: greedy with one
-    sample and short playouts; normal: greedy; hard: MCTS with 300 iterations). The
-    player is chosen at the first decision, from the game's id (public). No level ever
-    concedes while anything else is legal."""
+    """A difficulty level (``easy``, ``normal``, ``hard``): the player the game's spec gives that
+    level (:func:`level_player`), chosen at the first decision from the game's id (public). No
+    level ever concedes while anything else is legal."""
 
     def __init__(self, level: str, seed: int) -> None:
         self.name = level
@@ -123,45 +66,48 @@ PLANNER_LEVELS: dict[str, dict[str, object]] = {
              "weights_file": "weights_cc_hard.json", "dragon_hold": 0.25},
 }
 
-#: the settings of :class:`kassen.ai.lookahead.HalvingPlayer` per game and level: playouts per
-#: decision (the budget, counted), their depth in actions (60: to the end of a clan game) and
-#: whether they stop when the seat must decide again; An Honourable Victory!'s endgame play-outs
-#: per decision, and the candidates the ordinary playouts shortlist for them before the last turn
-GAME_LEVELS: dict[str, dict[str, dict[str, int]]] = {
-    "clans": {
-        "easy": {"playouts": 30, "depth": 60},
-        "normal": {"playouts": 300, "depth": 60},
-        "hard": {"playouts": 1200, "depth": 60},
-    },
-    "honourable-victory": {  # the playout plays the replies and dice until the seat decides again
-        "easy": {"playouts": 16, "depth": 30, "until_mine": 1, "end_playouts": 8, "shortlist": 4},
-        "normal": {"playouts": 120, "depth": 30, "until_mine": 1, "end_playouts": 48, "shortlist": 8},
-        # hard: little more than normal's ordinary playouts (with 600, and spare units valued at
-        # REACH_WEIGHT 2.0, it won 1, drew 2, lost 3 of 6 against normal), more at the end
-        "hard": {"playouts": 160, "depth": 30, "until_mine": 1, "end_playouts": 160, "shortlist": 12},
-    },
-}
+
+def planner_level(spec: RulesetSpec, level: str, seed: int) -> Player:
+    """A level of a C&C game: the whole-turn planner with :data:`PLANNER_LEVELS` (or the spec's
+    own settings for the level, when it gives them)."""
+    settings: Mapping[str, Any] = spec.ai.levels.get(level) or PLANNER_LEVELS[level]
+    return TurnPlanner(seed, name=level, **settings)
 
 
-def level_player(level: str, game_id: str, seed: int) -> Player:
-    """The player a difficulty level uses for ``game_id``."""
-    if game_id.startswith("cc-samurai"):
-        from kassen.ai.planner import TurnPlanner
+def halving_level(spec: RulesetSpec, level: str, seed: int) -> Player:
+    """A level of a game searched by sequential halving (:class:`kassen.ai.lookahead.HalvingPlayer`)
+    with the spec's evaluation, endgame, horizon and settings for the level."""
+    ai = spec.ai
+    if ai.evaluation is None:
+        raise KassenError(f"{spec.id}: its look-ahead levels need an evaluation (AISpec.evaluation)")
+    return HalvingPlayer(seed, evaluation=hook(ai.evaluation), name=level,
+                         endgame=hook(ai.endgame) if ai.endgame else None,
+                         horizon=hook(ai.horizon) if ai.horizon else None, **ai.levels[level])
 
-        return TurnPlanner(seed, name=level, **PLANNER_LEVELS[level])  # type: ignore[arg-type]
-    if game_id in GAME_LEVELS:
-        from kassen.ai.evaluate_games import ENDGAMES, EVALUATIONS, HORIZONS
-        from kassen.ai.lookahead import HalvingPlayer
 
-        return HalvingPlayer(seed, evaluation=EVALUATIONS[game_id], name=level, endgame=ENDGAMES.get(game_id),
-                             horizon=HORIZONS.get(game_id), **GAME_LEVELS[game_id][level])
-    from kassen.ai.search import GreedyPlayer, MCTSPlayer
-
+def generic_level(level: str, seed: int) -> Player:
+    """A level of a game whose spec names no player: greedy with one sample and short playouts
+    (easy), greedy (normal), MCTS with 300 iterations (hard)."""
     if level == "easy":
         return GreedyPlayer(seed, samples=1, depth=6)
     if level == "normal":
         return GreedyPlayer(seed)
     return MCTSPlayer(seed, iterations=300)
+
+
+#: the settings of :class:`kassen.ai.lookahead.HalvingPlayer` per game and level, as the games'
+#: specs give them (``AISpec.levels``)
+GAME_LEVELS: dict[str, Mapping[str, Mapping[str, Any]]] = {
+    s.id: s.ai.levels for s in specs() if s.ai.player is not None and s.ai.levels}
+
+
+def level_player(level: str, game_id: str, seed: int) -> Player:
+    """The player a difficulty level uses for ``game_id``, as its spec says."""
+    spec = get(game_id)
+    if spec.ai.player is None:
+        return generic_level(level, seed)
+    player: Player = hook(spec.ai.player)(spec, level, seed)
+    return player
 
 
 def _level(level: str) -> Callable[[int], Player]:
@@ -171,8 +117,8 @@ def _level(level: str) -> Callable[[int], Player]:
 #: player name -> factory taking a seed
 PLAYERS: dict[str, Callable[[int], Player]] = {
     "random": RandomPlayer,
-    "greedy": _greedy,
-    "mcts": _mcts,
+    "greedy": GreedyPlayer,
+    "mcts": MCTSPlayer,
     "easy": _level("easy"),
     "normal": _level("normal"),
     "hard": _level("hard"),
@@ -266,4 +212,5 @@ def make_player(name: str, seed: int) -> Player:
     return factory(seed)
 
 
-__all__ = ["DEFAULT_LEVEL", "PLAYERS", "LevelPlayer", "Player", "RandomPlayer", "known_players", "make_player"]
+__all__ = ["DEFAULT_LEVEL", "GAME_LEVELS", "PLANNER_LEVELS", "PLAYERS", "LevelPlayer", "Player", "RandomPlayer",
+           "generic_level", "halving_level", "known_players", "level_player", "make_player", "planner_level"]

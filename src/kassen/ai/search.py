@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from kassen.ai.players import Player
+from kassen.ai.player import Player
 from kassen.ai.playout import (
     AGGRESSIVE,
     PASSIVE,

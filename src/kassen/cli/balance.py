@@ -1,7 +1,8 @@
 """``kassen balance``: self-play balance reports of a game's scenarios (see :mod:`kassen.ai.balance`).
 
-Also ``expand_ray_flag``: ``--ray`` takes an optional address, which Typer options
-cannot; a bare ``--ray`` is rewritten to ``--ray local`` before the command line is parsed.
+Also :class:`OptionalValueCommand`: ``--ray`` takes an optional address, which Typer options
+cannot; the commands that have it (``battle``, ``balance``) read a bare ``--ray`` as ``--ray local``
+when they parse their arguments.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
+
+from kassen.cli.common import fail, spec
+from kassen.engine.errors import KassenError
 
 #: ``--ray`` followed by one of these (or by something with a ``:``, like ``ray://head:10001``
 #: or ``10.0.0.5:6379``) takes it as the cluster's address
@@ -23,27 +28,27 @@ RAY_HELP = ("Play the games as Ray tasks: bare --ray (or --ray local) starts a R
             "for the run; --ray ADDRESS (auto, HOST:PORT, ray://HOST:10001) joins a running cluster.")
 
 
-def expand_ray_flag(argv: list[str]) -> list[str]:
-    """Give a bare ``--ray`` its default value, ``local``.
+def give_ray_its_default(args: list[str]) -> list[str]:
+    """A command's arguments with a bare ``--ray`` given its default value, ``local``.
 
-    >>> expand_ray_flag(["battle", "--ray", "--json"])
-    ['battle', '--ray', 'local', '--json']
-    >>> expand_ray_flag(["battle", "--ray", "cc-samurai"])
-    ['battle', '--ray', 'local', 'cc-samurai']
-    >>> expand_ray_flag(["battle", "--ray", "ray://head:10001", "--ray", "auto"])
-    ['battle', '--ray', 'ray://head:10001', '--ray', 'auto']
+    >>> give_ray_its_default(["--ray", "--json"])
+    ['--ray', 'local', '--json']
+    >>> give_ray_its_default(["--ray", "clans"])
+    ['--ray', 'local', 'clans']
+    >>> give_ray_its_default(["--ray", "ray://head:10001", "--ray", "auto"])
+    ['--ray', 'ray://head:10001', '--ray', 'auto']
 
     Any other word after ``--ray`` that is not a game, a scenario or a file is taken as the
     address, so that a malformed one is named as such (issue 34) rather than read as a scenario:
 
-    >>> expand_ray_flag(["battle", "--ray", "garbage"])
-    ['battle', '--ray', 'garbage']
+    >>> give_ray_its_default(["--ray", "garbage"])
+    ['--ray', 'garbage']
     """
     out: list[str] = []
-    for i, a in enumerate(argv):
+    for i, a in enumerate(args):
         out.append(a)
         if a == "--ray":
-            nxt = argv[i + 1] if i + 1 < len(argv) else None
+            nxt = args[i + 1] if i + 1 < len(args) else None
             if nxt is None or not (nxt in RAY_WORDS or ":" in nxt or _not_positional(nxt)):
                 out.append("local")
     return out
@@ -58,8 +63,16 @@ def _not_positional(word: str) -> bool:
     return not any(word == gid or word in load_game(gid).scenarios() for gid in available())
 
 
+class OptionalValueCommand(TyperCommand):
+    """A command whose ``--ray`` option may be given without a value (then ``local``)."""
+
+    # ``Any``: Typer's Click is its own vendored copy, whose types it does not export
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, give_ray_its_default(args))
+
+
 def balance(
-    game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
+    game: Annotated[str | None, typer.Argument(help="Game id (default: the default game).", show_default=False)] = None,
     scenario: Annotated[str | None, typer.Argument(help="Scenario id; or --all.")] = None,
     all_scenarios: Annotated[bool, typer.Option("--all", help="Every scenario the game ships.")] = False,
     players: Annotated[str, typer.Option(help="The computer players, one per seat or one for all (seats swapped every other game); a name or module:function (your own).")] = "greedy,greedy",
@@ -83,10 +96,9 @@ def balance(
 
     from kassen.ai.balance import games_header, read_games, run_balance, seat_players, write_plots
     from kassen.ai.players import make_player
-    from kassen.cli.main import _game, fail
-    from kassen.engine.errors import KassenError
 
-    g = _game(game)
+    g = spec(game).load()
+    game = g.id
     if all_scenarios and scenario is not None:
         fail("name one SCENARIO or give --all, not both")
     if not all_scenarios and scenario is None:  # as battle and bench: the introductory battle
@@ -191,8 +203,6 @@ def balance_merge(
     machines or sessions) into one report, equal to the report of one run over all those seeds.
     Also ``kassen balance merge OUT1 OUT2 ... --out DIR``."""
     from kassen.ai.balance import full_report, merge_games, read_games, write_plots
-    from kassen.cli.main import fail
-    from kassen.engine.errors import KassenError
 
     by_sc: dict[str, list[tuple[str, dict[str, Any], list[dict[str, Any]]]]] = {}
     docs = []
@@ -242,16 +252,3 @@ def balance_merge(
     (out / "balance.json").write_text(json.dumps(doc, indent=1) + "\n")
     typer.echo(f"merged {sum(len(r) for _, r in merged.values())} games of {len(merged)} scenarios into "
                f"{out / 'balance.json'}", err=True)
-
-
-def expand_merge(argv: list[str]) -> list[str]:
-    """``kassen balance merge ...`` is ``kassen balance-merge ...``.
-
-    >>> expand_merge(["balance", "merge", "a", "b", "--out", "c"])
-    ['balance-merge', 'a', 'b', '--out', 'c']
-    >>> expand_merge(["balance", "clans", "--all"])
-    ['balance', 'clans', '--all']
-    """
-    if argv[:2] == ["balance", "merge"]:
-        return ["balance-merge", *argv[2:]]
-    return argv

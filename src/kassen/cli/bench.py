@@ -31,10 +31,10 @@ from typing import Any
 
 from rich.table import Table
 
-from kassen.ai.players import RandomPlayer
+from kassen.ai.player import RandomPlayer
 from kassen.engine.protocol import CHANCE, Game, State, sample_chance
 from kassen.engine.rng import Rng
-from kassen.rulesets.registry import load_game
+from kassen.rulesets.registry import default_game, load_game
 
 #: a game still running after this many decisions is stopped and counted unfinished
 MAX_DECISIONS = 20000
@@ -115,15 +115,16 @@ def engine_build(game: Game) -> str:
     return "compiled" if path.endswith((".so", ".pyd")) else "python"
 
 
-def run_bench(game_id: str = "cc-samurai", scenario: str | None = None, games: int = 20, seed: int = 0,
+def run_bench(game_id: str | None = None, scenario: str | None = None, games: int = 20, seed: int = 0,
               memory: bool = True) -> dict[str, Any]:
     """Play ``games`` seeded uniform-random games and measure throughput (and memory).
 
-    Raises ``KassenError`` for an unknown game or scenario (before anything is timed).
+    ``game_id`` defaults to the default game. Raises ``KassenError`` for an unknown game or
+    scenario (before anything is timed).
     """
     if games < 1:
         raise ValueError("games must be at least 1")
-    game = load_game(game_id)
+    game = load_game(game_id) if game_id is not None else default_game().load()
     first = game.new_state(scenario, seed)  # bad scenario: fail now; also warms the caches
     scenario_id = getattr(first, "scenario_id", None) or scenario or game.default_scenario()
 

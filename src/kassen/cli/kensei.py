@@ -1,9 +1,8 @@
-"""Kensei's commands: ``kassen rules kensei``, ``kassen scenarios kensei`` and
-``kassen odds --game kensei ENGAGEMENT.toml``.
-
-They live apart from :mod:`kassen.cli.main`; its ``main()`` hands the command line to
-:func:`dispatch` first, which runs them when the words name Kensei and otherwise leaves
-the line to the main app. The engagement format is in ``docs/formats.md (Kensei)``.
+"""Kensei's hooks of the commands (named by its spec, :mod:`kassen.rulesets.kensei`):
+``kassen rules kensei`` (:func:`rules_tables`), ``kassen scenarios kensei``
+(:func:`scenario_table`), ``kassen odds --game kensei ENGAGEMENT.toml`` (:func:`odds_table`)
+and the terminal view of ``kassen play kensei`` (:func:`render`). The engagement format is in
+``docs/formats.md (Kensei)``.
 """
 
 from __future__ import annotations
@@ -12,62 +11,16 @@ import json
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Any
 
-import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from kassen.cli.common import RUNTIME, console, fail
 from kassen.engine.errors import KassenError
 from kassen.rulesets.kensei.engagement import read_engagement
-
-app = typer.Typer(name="kassen", help="Kensei commands.", no_args_is_help=True, add_completion=False,
-                  pretty_exceptions_enable=False, context_settings={"help_option_names": ["-h", "--help"]})
-
-USAGE, RUNTIME = 2, 1
-
-
-def _console() -> Console:
-    return Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-
-
-def _fail(message: str, code: int = USAGE) -> NoReturn:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
-    raise typer.Exit(code)
-
-
-# ------------------------------------------------------------------ dispatch from kassen.cli.main
-def dispatch(argv: list[str]) -> bool:
-    """Run ``argv`` if it is a Kensei command (then exit as a command does); else return False."""
-    args = _kensei_args(argv)
-    if args is None:
-        return False
-    app(args=args, prog_name="kassen")
-    return True  # pragma: no cover (app() exits)
-
-
-def _kensei_args(argv: list[str]) -> list[str] | None:
-    if not argv:
-        return None
-    cmd, rest = argv[0], argv[1:]
-    if cmd in ("rules", "scenarios"):
-        if rest[:1] == ["kensei"]:
-            return [cmd, *rest[1:]]
-        if "--game" in rest and rest[rest.index("--game") + 1:rest.index("--game") + 2] == ["kensei"]:
-            i = rest.index("--game")
-            return [cmd, *rest[:i], *rest[i + 2:]]
-        if "--game=kensei" in rest:
-            return [cmd, *(a for a in rest if a != "--game=kensei")]
-        return None
-    if cmd == "odds":
-        if "--game=kensei" in rest:
-            return ["odds", *(a for a in rest if a != "--game=kensei")]
-        if "--game" in rest:
-            i = rest.index("--game")
-            if rest[i + 1:i + 2] == ["kensei"]:
-                return ["odds", *rest[:i], *rest[i + 2:]]
-    return None
+from kassen.rulesets.registry import RulesetSpec
 
 
 # ------------------------------------------------------------------ rules
@@ -81,20 +34,20 @@ def _plain(obj: Any) -> Any:
     return obj
 
 
-@app.command()
-def rules(as_json: Annotated[bool, typer.Option("--json", help="Print the tables as JSON (the data the engine "
-                                                                "loads).")] = False) -> None:
+def rules_tables(spec: RulesetSpec, cards: bool, as_json: bool) -> None:
     """Print Kensei's tables: troop classes, weapons, armour, titles, clans, war machines, modifiers."""
     from kassen.rulesets.kensei.data import load_tables
 
+    if cards:
+        fail(f"{spec.id} has no card list: `kassen rules {spec.id}` prints its tables")
     t = load_tables()
     s = t.sheet
     if as_json:
-        out = {"game": "kensei", **_plain(s.model_dump(mode="json")),
+        out = {"game": spec.id, **_plain(s.model_dump(mode="json")),
                "modifiers": {k: _plain(m) for k, m in t.modifiers.items()}, "difficulty": _plain(t.difficulty)}
         sys.stdout.write(json.dumps(out, indent=1) + "\n")
         return
-    c = _console()
+    c = console()
     ct = Table("class", "name", "MOV", "AT (melee/ranged)", "INI", "HO", "WO", "KI", "source",
                title="Troop attributes (MOV read as Move / Run, ruling K4)", show_lines=False)
     for code, k in s.classes.items():
@@ -154,12 +107,11 @@ def rules(as_json: Annotated[bool, typer.Option("--json", help="Print the tables
 
 
 # ------------------------------------------------------------------ scenarios
-@app.command()
-def scenarios(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+def scenario_table(spec: RulesetSpec, as_json: bool) -> None:
     """The six battle scenarios of the sheet, by the 1D6 roll that picks them."""
     from kassen.rulesets.kensei.data import load_tables
 
-    rows = [{"game": "kensei", "roll": sc.roll, "id": sc.id, "name": sc.name, "source": sc.source,
+    rows = [{"game": spec.id, "roll": sc.roll, "id": sc.id, "name": sc.name, "source": sc.source,
              "missions": "not on the quick-reference sheet (K30)"} for sc in
             sorted(load_tables().sheet.scenarios, key=lambda x: x.roll)]
     if as_json:
@@ -168,7 +120,7 @@ def scenarios(as_json: Annotated[bool, typer.Option("--json", help="Print JSON."
     t = Table("1D6", "id", "scenario", "source", title="Kensei battle scenarios (003:14-35)")
     for r in rows:
         t.add_row(str(r["roll"]), str(r["id"]), str(r["name"]), str(r["source"]))
-    c = _console()
+    c = console()
     c.print(t)
     c.print("Both players share the scenario's main mission; each rolls a secret 1D6 for a secondary mission. The "
             "missions are not on the quick-reference sheet: play them from the rulebook (K30).")
@@ -215,22 +167,18 @@ def _print_left(c: Console, r: dict[str, Any]) -> None:
     c.print(t)
 
 
-@app.command()
-def odds(
-    engagement: Annotated[Path, typer.Argument(help="Engagement file (TOML): kind, [attacker] and [defender] "
-                                                    "(or [artillery] and [target]); docs/formats.md (Kensei).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the distributions as JSON (exact fractions "
-                                                         "and floats).")] = False,
-) -> None:
-    """Exact odds of a Kensei hand-to-hand combat, shot or artillery shot, with every modifier and its sheet line."""
+def odds_table(spec: RulesetSpec, engagement: Path, as_json: bool) -> None:
+    """Exact odds of a Kensei hand-to-hand combat, shot or artillery shot, with every modifier and its
+    sheet line; ``engagement`` is a TOML file: kind, [attacker] and [defender] (or [artillery] and
+    [target]), docs/formats.md (Kensei)."""
     try:
         r = read_engagement(engagement)
     except KassenError as exc:
-        _fail(str(exc), RUNTIME)
+        fail(str(exc), RUNTIME)
     if as_json:
         sys.stdout.write(json.dumps(r, indent=1) + "\n")
         return
-    c = _console()
+    c = console()
     if r["kind"] == "hand-to-hand":
         _print_roll(c, f"{r['a']['plan']['attacker']} fights {r['a']['plan']['target']}", r["a"])
         _print_roll(c, f"{r['b']['plan']['attacker']} fights {r['b']['plan']['target']}", r["b"])
@@ -286,23 +234,3 @@ def render(obs: dict[str, Any], seat: int | None) -> Any:
     if q:
         parts.append(f"[bold]Table question:[/] {escape(str(q['text']))}")
     return Group(*parts)
-
-
-def play_args(argv: list[str]) -> list[str]:
-    """``play kensei [SCENARIO] ROSTER_A ROSTER_B ...`` as the general ``play`` command reads it:
-    the two rosters become ``--option rosters=A,B``; anything else is left as it was.
-
-    >>> play_args(["play", "kensei", "buke-vanguard", "kuroi-te-horde", "--seed", "3"])
-    ['play', 'kensei', '--option', 'rosters=buke-vanguard,kuroi-te-horde', '--seed', '3']
-    >>> play_args(["play", "kensei", "border-wars", "a.toml", "b.toml"])
-    ['play', 'kensei', 'border-wars', '--option', 'rosters=a.toml,b.toml']
-    """
-    if argv[:2] != ["play", "kensei"]:
-        return argv
-    rest = argv[2:]
-    n = next((i for i, a in enumerate(rest) if a.startswith("-")), len(rest))
-    words, options = rest[:n], rest[n:]
-    if len(words) not in (2, 3):
-        return argv
-    return ["play", "kensei", *words[:-2], "--option", f"rosters={words[-2]},{words[-1]}", *options]
-

@@ -6,20 +6,39 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 # Only what every command needs is imported here: `kassen --help` and the completion
 # script must start fast. Rich, the rulesets and the engine's helpers are imported inside
 # the commands that use them (see benchmarks/README.md, "kassen --help").
-from kassen.cli.balance import RAY_HELP, balance, balance_merge, expand_merge, expand_ray_flag
+from kassen.cli.balance import RAY_HELP, OptionalValueCommand, balance, balance_merge
+from kassen.cli.common import RUNTIME, USAGE, console, fail, parse_options
+from kassen.cli.common import game as _game
+from kassen.cli.common import spec as _spec
 from kassen.engine.errors import KassenError
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    pass
+
+
+class KassenGroup(TyperGroup):
+    """The commands, with ``kassen balance merge ...`` resolved to the ``balance-merge`` command
+    (a word of ``balance`` that no game id or scenario can be)."""
+
+    # ``Any``: Typer's Click is its own vendored copy, whose types it does not export
+    def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        if args[:2] == ["balance", "merge"]:
+            cmd = self.get_command(ctx, "balance-merge")
+            if cmd is not None:
+                return "balance-merge", cmd, args[2:]
+        return super().resolve_command(ctx, args)
+
 
 app = typer.Typer(
+    cls=KassenGroup,
     name="kassen",
     help="Kassen (合戦): Sengoku-era samurai wargames with every rule enforced.",
     no_args_is_help=True,
@@ -48,57 +67,10 @@ def _main(
     """Kassen (合戦): Sengoku-era samurai wargames with every rule enforced."""
 
 
-def console() -> Console:
-    from rich.console import Console
+#: the help of every command's GAME argument
+GAME_HELP = "Game id (see `kassen games`; default: the flagship, Commands & Colors: Samurai Battles)."
 
-    wide = None if sys.stdout.isatty() else 160
-    return Console(highlight=False, width=wide)
-
-
-#: exit codes: a command used wrongly (options, names), and a command that failed at its work
-USAGE, RUNTIME = 2, 1
-
-
-def fail(message: str, code: int = USAGE) -> NoReturn:
-    from rich.console import Console
-    from rich.markup import escape
-
-    # never hard-wrapped (a path or an action must stay whole) and never read as markup
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error:[/] {escape(message)}")
-    raise typer.Exit(code)
-
-
-def _game(game_id: str) -> Any:
-    from kassen.rulesets.registry import load_game
-
-    try:
-        return load_game(game_id)
-    except KassenError as exc:
-        fail(str(exc))
-
-
-def _cc_edition(game_id: str) -> str | None:
-    """The C&C Samurai edition ("gmt", "zvezda") a game id plays, as the game itself says."""
-    edition = getattr(_game(game_id), "edition", None)
-    return edition if isinstance(edition, str) else None
-
-
-def parse_options(items: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` strings to game options; a VALUE that reads as JSON (7, true) is that value.
-
-    >>> parse_options(["width=7", "card_table=my.toml", "teams=true"])
-    {'width': 7, 'card_table': 'my.toml', 'teams': True}
-    """
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            fail(f"--option {item!r}: expected KEY=VALUE")
-        try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key.strip()] = value
-    return out
+__all__ = ["RUNTIME", "USAGE", "app", "console", "fail", "main", "parse_options"]
 
 
 @app.command()
@@ -106,32 +78,30 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
     """List the rule systems Kassen plays."""
     from rich.table import Table
 
-    from kassen.rulesets.registry import GAMES
+    from kassen.rulesets.registry import specs
 
     if as_json:
-        sys.stdout.write(json.dumps([{"id": gid, "description": desc} for gid, (_, _, desc) in GAMES.items()],
+        sys.stdout.write(json.dumps([{"id": s.id, "description": s.description} for s in specs()],
                                     indent=1) + "\n")
         return
     t = Table("id", "game")
-    for gid, (_, _, desc) in GAMES.items():
-        t.add_row(gid, desc)
+    for s in specs():
+        t.add_row(s.id, s.description)
     console().print(t)
 
 
-def default_players(game: str) -> str:
-    """Who plays when ``--players`` is not given: you against the ``normal`` AI; the Kensei
-    companion is for two people at a real table.
-
-    >>> default_players("cc-samurai"), default_players("kensei")
-    ('human,normal', 'human,human')
-    """
-    return "human,human" if game == "kensei" else "human,normal"
+def default_players(game: str | None) -> str:
+    """Who plays when ``--players`` is not given, as the game's spec says: you against the
+    ``normal`` AI; the Kensei companion is for two people at a real table."""
+    return _spec(game).default_players
 
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="Game id (see `kassen games`).")] = "cc-samurai",
+    game: Annotated[str | None, typer.Argument(help=GAME_HELP, show_default=False)] = None,
     scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
+    words: Annotated[list[str] | None, typer.Argument(help="What else the game reads here (Kensei: the two "
+                                                           "rosters, ROSTER_A ROSTER_B).", show_default=False)] = None,
     players: Annotated[str | None, typer.Option(help="One player per seat: human, random, easy, greedy, normal, hard, "
                                                          "mcts; e.g. human,hard (default human,normal; for the Kensei "
                                                          "companion human,human).")] = None,
@@ -140,7 +110,7 @@ def play(
     tui: Annotated[bool, typer.Option("--tui/--no-tui", help="Play in the terminal (the default; for the browser "
                                                              "use `kassen serve`).")] = True,
     option: Annotated[list[str] | None, typer.Option("--option", help="A game option KEY=VALUE (repeatable), e.g. "
-                                                     "card_table=my.toml for clans, width=7 for honourable-victory.")] = None,
+                                                     "card_table=my.toml for the clan game, width=7 for An Honourable Victory!.")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="After each computer turn, show the plan it chose "
                                                             "and its estimate (levels easy, normal, hard).")] = False,
 ) -> None:
@@ -149,10 +119,17 @@ def play(
 
     if not tui:
         fail("kassen play is the terminal game; to play in the browser run `kassen serve` (or `make play`)")
+    spec = _spec(game)
+    options = parse_options(option or [])
     try:
+        if spec.play_words is not None and (words or scenario is not None):
+            scenario, extra = spec.play_words([*([scenario] if scenario is not None else []), *(words or [])])
+            options = {**extra, **options}
+        elif words:
+            fail(f"kassen play {spec.id}: unexpected words after the scenario: {' '.join(words)}")
         if players is None:
-            players = default_players(game)
-        run_tui(game, scenario, players, seed, load, options=parse_options(option or []), explain=explain)
+            players = spec.default_players
+        run_tui(spec.id, scenario, players, seed, load, options=options, explain=explain)
     except KassenError as exc:
         fail(str(exc))
 
@@ -162,12 +139,11 @@ def run(
     position: Annotated[Path, typer.Argument(help="Scenario/position file (TOML) or saved state (JSON).")],
     actions: Annotated[Path | None, typer.Option(help="File of actions in notation, one per line.")] = None,
     dice: Annotated[str | None, typer.Option(help="Dice to force, in order: C&C faces c t s f h x (e.g. 'x,f,s'); d6 games numbers (e.g. '1,6,3').")] = None,
-    game: Annotated[str | None, typer.Option(help="Game id (default: the saved game's, else cc-samurai).")] = None,
+    game: Annotated[str | None, typer.Option(help="Game id (default: the saved game's, else the default game).")] = None,
     seed: Annotated[int, typer.Option(help="Seed for the deck shuffles.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the state and events as JSON.")] = False,
 ) -> None:
     """Load a position, a saved state or a `kassen play` save; apply actions with forced dice; print the result."""
-    from kassen.engine.dice import parse_faces
     from kassen.engine.events import events_for_seat
     from kassen.engine.record import GameRecord, replay
 
@@ -180,25 +156,26 @@ def run(
     is_record = isinstance(data, dict) and "actions" in data and "ruleset" in data
     if is_record and game is not None and game != data["ruleset"]:
         fail(f"{position} is a saved game of {data['ruleset']}, not {game}")
-    g = _game(game or (str(data["ruleset"]) if is_record else "cc-samurai"))
+    spec = _spec(game or (str(data["ruleset"]) if is_record else None))
+    g = spec.load()
     try:
         if is_record:  # a game saved by `kassen play`: replayed to where it was saved
             state = replay(g, GameRecord.from_json(data))
         elif data is not None:
             state = g.state_from_json(data)
-        elif dice and getattr(g, "dice_at_setup", False):  # the set-up throws dice: force them from there
+        elif dice and spec.dice_at_setup:  # the set-up throws dice: force them from there
             faces = dice.replace(",", " ").split()
             if not all(f.isdigit() and 1 <= int(f) <= 6 for f in faces):
                 fail(f"--dice: forced dice must be 1..6, got {faces}")
             state = g.new_state(str(position), seed, forced_dice=[int(f) for f in faces])
         else:
             state = g.new_state(str(position), seed)
-        if dice and not (data is None and getattr(g, "dice_at_setup", False)):
-            if not hasattr(state, "with_forced_dice"):
+        if dice and not (data is None and spec.dice_at_setup):
+            if spec.forced_dice is None or not hasattr(state, "with_forced_dice"):
                 fail(f"{g.name} has no dice to force")
-            # C&C faces by letter (c t s f h x); d6 games by number (1-6)
+            # as the game reads them: C&C faces by letter (c t s f h x); d6 games by number (1-6)
             try:
-                forced = parse_faces(dice) if g.id.startswith("cc-samurai") else dice.replace(",", " ").split()
+                forced = spec.forced_dice(dice)
                 state = state.with_forced_dice(forced)
             except KassenError as exc:  # a bad --dice value: the command was used wrongly
                 fail(f"--dice: {exc}")
@@ -242,9 +219,9 @@ def run(
         c.print(f"[bold]To move:[/] {state.seat_names()[mover]} — {', '.join(state.legal_actions()[:20])}")
 
 
-@app.command()
+@app.command(cls=OptionalValueCommand)
 def battle(
-    game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
+    game: Annotated[str | None, typer.Argument(help=GAME_HELP, show_default=False)] = None,
     scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
     players: Annotated[str, typer.Option(help="One computer player per seat, in seat order: random, easy, greedy, "
                                                   "normal, hard, mcts, or module:function (your own).")] = "greedy,random",
@@ -264,6 +241,7 @@ def battle(
     from kassen.ai.series import run_series, summarize
 
     g = _game(game)
+    game = g.id
     names = [p.strip() for p in players.split(",") if p.strip()]
     try:
         seat_names = g.new_state(scenario, seed).seat_names()
@@ -308,7 +286,7 @@ def battle(
 
 @app.command()
 def bench(
-    game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
+    game: Annotated[str | None, typer.Argument(help=GAME_HELP, show_default=False)] = None,
     scenario: Annotated[str | None, typer.Argument(help="Scenario id or file; default: the introductory battle.")] = None,
     games: Annotated[int, typer.Option(min=1, help="Number of games to play.")] = 20,
     seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
@@ -319,7 +297,7 @@ def bench(
 
     g = _game(game)
     try:
-        r = run_bench(game, scenario, games, seed)
+        r = run_bench(g.id, scenario, games, seed)
     except KassenError as exc:
         fail(str(exc))
     if as_json:
@@ -330,8 +308,12 @@ def bench(
 
 @app.command()
 def odds(
-    attacker: Annotated[str, typer.Option(help="Attacking unit code: SSp SB ASp AB AA LI SSpC SBC BG.")],
-    defender: Annotated[str, typer.Option(help="Defending unit code.")],
+    engagement: Annotated[Path | None, typer.Argument(help="For games that read a file of the fight (Kensei): the "
+                                                           "engagement (TOML), docs/formats.md.",
+                                                      show_default=False)] = None,
+    attacker: Annotated[str | None, typer.Option(help="Attacking unit code: SSp SB ASp AB AA LI SSpC SBC BG.",
+                                                 show_default=False)] = None,
+    defender: Annotated[str | None, typer.Option(help="Defending unit code.", show_default=False)] = None,
     ranged: Annotated[bool, typer.Option("--ranged", help="Ranged combat instead of close combat.")] = False,
     range_: Annotated[int | None, typer.Option("--range", help="Range in hexes (ranged combat).")] = None,
     attacker_on: Annotated[str, typer.Option(help="Terrain under the attacker.")] = "countryside",
@@ -341,16 +323,31 @@ def odds(
     bonus: Annotated[int, typer.Option(help="Extra dice from cards, added after the terrain maximum.")] = 0,
     defender_blocks: Annotated[int | None, typer.Option(help="Blocks the defender has left (default: full).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the distributions as JSON.")] = False,
-    game: Annotated[str, typer.Option(help="cc-samurai, or cc-samurai-zvezda for the Zvezda units (SN SC ASp AB AA).")] = "cc-samurai",
+    game: Annotated[str | None, typer.Option(help="Game id (default: the default game): a C&C game (the Zvezda "
+                                                 "edition for its units SN SC ASp AB AA), or a game whose odds "
+                                                 "read an ENGAGEMENT file (Kensei).", show_default=False)] = None,
 ) -> None:
-    """Exact odds of one C&C Samurai attack: hits, flags and Honor & Fortune, by enumeration."""
+    """Exact odds of one C&C Samurai attack (hits, flags and Honor & Fortune, by enumeration), or of a
+    fight described by an ENGAGEMENT file (Kensei)."""
     from rich.table import Table
 
+    from kassen.rulesets.registry import hook, specs
+
+    spec = _spec(game)
+    if engagement is not None or spec.odds is not None:
+        if spec.odds is None:
+            fail(f"{spec.id} reads no engagement file: give --attacker and --defender")
+        if engagement is None:
+            fail(f"kassen odds --game {spec.id} ENGAGEMENT: the engagement file is missing")
+        hook(spec.odds)(spec, engagement, as_json)
+        return
+    if not spec.unit_odds:
+        fail(f"odds are for the games {', '.join(s.id for s in specs() if s.unit_odds or s.odds)}, not {spec.id!r}")
+    if attacker is None or defender is None:
+        fail(f"Missing option '--{'attacker' if attacker is None else 'defender'}'.")
     from kassen.rulesets.cc_samurai.odds import attack_odds
 
-    edition = _cc_edition(game)
-    if edition is None:
-        fail(f"odds are for the C&C Samurai games (cc-samurai, cc-samurai-zvezda), not {game!r}")
+    edition = str(getattr(spec.load(), "edition", ""))
     try:
         r = attack_odds(attacker, defender, ranged=ranged, range_=range_, attacker_on=attacker_on,
                         defender_on=defender_on, moved=moved, inspired=inspired, bonus=bonus,
@@ -385,169 +382,22 @@ def odds(
 
 @app.command()
 def rules(
-    game: Annotated[str, typer.Argument(help="Game id.")] = "cc-samurai",
+    game: Annotated[str | None, typer.Argument(help=GAME_HELP, show_default=False)] = None,
     cards: Annotated[bool, typer.Option("--cards", help="List the 60 Command and 40 Dragon cards instead.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the tables as JSON (the data the engine "
                                                          "loads).")] = False,
+    game_option: Annotated[str | None, typer.Option("--game", help="Game id (instead of the GAME word).",
+                                                    show_default=False)] = None,
 ) -> None:
-    """Print a game's unit and terrain tables, or its cards."""
-    from rich.table import Table
+    """Print a game's tables (C&C: units and terrain, or its cards)."""
+    from kassen.rulesets.registry import available, hook
 
-    from kassen.rulesets.registry import GAMES
-
-    edition = _cc_edition(game)
-    if as_json:
-        sys.stdout.write(json.dumps(_rules_json(game, edition, cards), indent=1) + "\n")
-        return
-    if game == "clans":
-        _clans_rules(cards_only=cards)
-        return
-    if game == "honourable-victory":
-        if cards:
-            fail("An Honourable Victory! has no cards: `kassen rules honourable-victory` prints its tables")
-        _hv_rules()
-        return
-    if edition is None:
-        fail(f"no rules tables for {game!r} (known: {', '.join(GAMES)})")
-    from kassen.rulesets.cc_samurai.data import load_tables
-
-    t = load_tables(edition)
-    c = console()
-    if cards:
-        n_cmd, n_dragon = len(t.command_ids), len(t.dragon_ids)
-        ct = Table("card", "kind", "copies", "text", title=f"Command cards ({n_cmd})", show_lines=True)
-        for cc in t.command.values():
-            ct.add_row(cc.name, cc.kind, str(cc.copies), cc.text)
-        c.print(ct)
-        dt = Table("card", "cost", "copies", "when", "target", "effect", "confidence",
-                   title=f"Dragon cards ({n_dragon}) — confidence: A published ruling, B legible in the rulebook, "
-                         "C mostly reconstructed", show_lines=True)
-        for d in t.dragon.values():
-            dt.add_row(d.name, str(d.cost), str(d.copies), d.window, d.target, d.effect, d.confidence)
-        c.print(dt)
-        return
-    ut = Table("code", "unit", "symbol", "blocks", "move", "battle after moving", "close", "ranged", "notes",
-               title="Units", show_lines=True)
-    ut.columns[1].no_wrap = True
-    for code, u in t.units.items():
-        rng = ", ".join(f"{d} hex: {n}" for d, n in sorted(u.ranged.items()))
-        if u.ranged_moved is not None:
-            rng += f"; after moving {u.ranged_moved}"
-        close = "1 per block" if u.dice_per_block else str(u.close)
-        bm = "no" if u.battle_move == 0 else f"up to {u.battle_move}"
-        ut.add_row(code, u.name, u.symbol, str(u.blocks), str(u.move), bm, close, rng or "-", u.notes)
-    c.print(ut)
-    tt = Table("terrain", "stops", "blocks sight", "on: close/ranged (inf|cav)", "into: close (inf|cav)/ranged",
-               title="Terrain (dice maxima; - = no limit, 0 = may not battle)", show_lines=True)
-
-    from kassen.rulesets.cc_samurai.combat import terrain_caps
-
-    def f(v: int | None) -> str:
-        return "-" if v is None else str(v)
-
-    # the maxima the engine applies (combat.terrain_caps), attacking from open countryside
-    inf = next(u for u in t.units.values() if not u.cavalry)
-    cav = next((u for u in t.units.values() if u.cavalry), inf)
-    flat = t.terrain["countryside"]
-
-    def into(ter: Any, u: Any, kind: str) -> str:
-        caps = terrain_caps(u, kind, flat, ter)
-        return f(min(caps) if caps else None)
-
-    for ter in t.terrain.values():
-        tt.add_row(
-            ter.name + (" (impassable)" if ter.impassable else ""),
-            "yes" if ter.stop else "",
-            "hill rules" if ter.hill else ("yes" if ter.blocks_los else ""),
-            f"{f(ter.on_close_inf)}|{f(ter.on_close_cav)} / {f(ter.on_ranged_inf)}|{f(ter.on_ranged_cav)}",
-            f"{into(ter, inf, 'close')}|{into(ter, cav, 'close')} / {into(ter, inf, 'ranged')}"
-            + (" (close combat from below; from another hill: no hill limit)" if ter.hill else ""),
-        )
-    c.print(tt)
-
-
-def _plain(obj: Any) -> Any:
-    """Tables (pydantic models, dicts, lists) as plain JSON values."""
-    if hasattr(obj, "model_dump"):
-        return obj.model_dump(mode="json", by_alias=True)
-    if isinstance(obj, dict):
-        return {str(k): _plain(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_plain(v) for v in obj]
-    return obj
-
-
-def _rules_json(game: str, edition: str | None, cards: bool) -> dict[str, Any]:
-    """``kassen rules GAME --json``: the tables the engine loads, as data."""
-    from kassen.rulesets.registry import GAMES
-
-    if game == "clans":
-        from kassen.rulesets.clans.data import load_table
-
-        t = load_table()
-        return {"game": game, "cards": _plain(t.cards), **({} if cards else {"battlefields": _plain(t.battlefields)})}
-    if game == "honourable-victory":
-        if cards:
-            fail("An Honourable Victory! has no cards: `kassen rules honourable-victory --json` prints its tables")
-        from kassen.rulesets.honourable_victory.data import load_tables as hv_tables
-
-        return {"game": game, **_plain(hv_tables())}
-    if edition is None:
-        fail(f"no rules tables for {game!r} (known: {', '.join(GAMES)})")
-    from kassen.rulesets.cc_samurai.data import load_tables
-
-    tc = load_tables(edition)
-    if cards:
-        return {"game": game, "command_cards": _plain(tc.command), "dragon_cards": _plain(tc.dragon)}
-    return {"game": game, "units": _plain(tc.units), "terrain": _plain(tc.terrain)}
-
-
-def _clans_rules(cards_only: bool = False) -> None:
-    """The clan card game's card table (and, unless ``cards_only``, its Battlefields); values
-    the rulebook lost are labelled as defaults."""
-    from rich.table import Table
-
-    from kassen.rulesets.clans.data import CARD_TYPES, TILES, load_table
-
-    t = load_table()
-    c = console()
-    default = " (default value)"
-    ct = Table("card", "kind", "copies per clan", "Strength", "ability", title=f"Army cards — {t.name}", show_lines=True)
-    for slug, (name, kind, copies) in CARD_TYPES.items():
-        v = t.cards[slug]
-        ct.add_row(name, kind, str(copies), f"{v.strength}{default if v.default else ''}", v.text)
-    c.print(ct)
-    if not cards_only:
-        bt = Table("Battlefield", "VP", "when", "effect", title="Battlefield tiles", show_lines=True)
-        for slug, (name, when) in TILES.items():
-            b = t.battlefields[slug]
-            bt.add_row(name, f"{b.vp}{default if b.default else ''}", when, b.text + (default if b.default else ""))
-        c.print(bt)
-    c.print("Values marked (default value) are not in the rulebook (its card pictures are lost); Kassen uses "
-            "common published values. Another table: kassen play clans --option card_table=PATH.")
-
-
-def _hv_rules() -> None:
-    """An Honourable Victory!'s unit classes, weapons and the Appendix B quality table."""
-    from rich.table import Table
-
-    from kassen.rulesets.honourable_victory.data import load_tables as hv_tables
-
-    t = hv_tables()
-    c = console()
-    ut = Table("class", "weapons", "stands", "actions", "at most per clan", title="Unit classes", show_lines=True)
-    for cl in t.classes.values():
-        ut.add_row(cl.name, ", ".join(cl.weapons), f"{cl.min_stands}-{cl.max_stands}", str(cl.actions),
-                   str(cl.max_per_clan or "-"))
-    c.print(ut)
-    wt = Table("weapon", "Combat Value", "fires", "at most per clan", title="Weapons", show_lines=True)
-    for w in t.weapons.values():
-        wt.add_row(w.name, str(w.cv), w.fires, str(w.max_per_clan or "-"))
-    c.print(wt)
-    qt = Table("unit", *(str(i) for i in range(1, 7)), title="Appendix B: unit quality rolled on 1D6", show_lines=True)
-    for who, faces in t.quality.items():
-        qt.add_row(who, *faces)
-    c.print(qt)
+    if game is not None and game_option is not None and game != game_option:
+        fail(f"two games given: {game!r} and --game {game_option!r}")
+    spec = _spec(game or game_option)
+    if spec.rules_tables is None:
+        fail(f"no rules tables for {spec.id!r} (known: {', '.join(available())})")
+    hook(spec.rules_tables)(spec, cards, as_json)
 
 
 @app.command()
@@ -563,7 +413,7 @@ def scenarios(
     """List scenarios (name, year, sides, banners to win), or `scenarios show [GAME] NAME` to draw one."""
     from rich.table import Table
 
-    from kassen.rulesets.registry import GAMES
+    from kassen.rulesets.registry import available, hook
 
     words = words or []
     if words and words[0] == "show":
@@ -572,27 +422,28 @@ def scenarios(
                 fail(f"two games given: {words[1]!r} and --game {game!r}")
             game = words[1]
         elif len(words) != 2:
-            fail("usage: kassen scenarios show [GAME] NAME  (e.g. kassen scenarios show honourable-victory "
-                 "village-ambush)")
+            fail("usage: kassen scenarios show [GAME] NAME  (`kassen scenarios` lists every game's battles)")
         _scenarios_show(words[-1], game)
         return
     if len(words) > 1 or (words and game is not None and game != words[0]):
         fail("usage: kassen scenarios [GAME] [--json]  or  kassen scenarios show [GAME] NAME")
     if game is not None and not words:
         words = [game]
-    game_ids = [words[0]] if words else list(GAMES)
+    if words:
+        one = _spec(words[0])
+        if one.scenario_table is not None:  # the game's own table (Kensei: the 1D6 roll of each)
+            hook(one.scenario_table)(one, as_json)
+            return
+    game_ids = [words[0]] if words else available()
     rows = []
     for gid in game_ids:
-        g = _game(gid)
+        spec = _spec(gid)
+        g = spec.load()
         for sid in g.scenarios():
             row: dict[str, Any] = {"game": gid, "id": sid, "name": sid, "year": None, "sides": list(g.seats),
                                    "first": None, "banners": None}
-            if hasattr(g, "scenario_summary"):
-                row.update(g.scenario_summary(sid))
-            elif hasattr(g, "load_scenario"):
-                m = g.load_scenario(sid).scenario
-                row.update({"name": m.name, "year": m.year, "sides": [m.red_name, m.blue_name],
-                            "first": m.first, "banners": m.victory_banners})
+            if spec.scenario_info is not None:
+                row.update(spec.scenario_info(g, sid))
             rows.append(row)
     if as_json:
         sys.stdout.write(json.dumps(rows, indent=1) + "\n")
@@ -651,27 +502,25 @@ def serve(
 
 def _scenarios_show(name: str, game: str | None) -> None:
     """Draw one battle of any game: ``game`` given, or found by its name among every game's."""
-    import importlib
-
     from rich.markup import escape
 
     from kassen.cli.render import render_board
-    from kassen.cli.tui import VIEWS
-    from kassen.rulesets.registry import GAMES
+    from kassen.rulesets.registry import available, default_game, hook
 
     if game is None:
-        owners = [gid for gid in GAMES if name in _game(gid).scenarios()]
+        owners = [gid for gid in available() if name in _game(gid).scenarios()]
         if not owners:
-            known = "; ".join(f"{gid}: {', '.join(_game(gid).scenarios())}" for gid in GAMES)
+            known = "; ".join(f"{gid}: {', '.join(_game(gid).scenarios())}" for gid in available())
             fail(f"no battle {name!r} in any game. Known: {known}")
-        if len(owners) > 1 and owners[0] != "cc-samurai":
+        if len(owners) > 1 and owners[0] != default_game().id:
             fail(f"{name!r} is a battle of {' and '.join(owners)}: say which, e.g. kassen scenarios show "
                  f"{owners[0]} {name}")
         game = owners[0]  # the flagship's battle when the name is shared (its Zvezda edition's too)
         if len(owners) > 1:
             console().print(f"[dim](also a battle of {', '.join(owners[1:])}: kassen scenarios show "
                             f"{owners[1]} {name})[/]")
-    g = _game(game)
+    spec = _spec(game)
+    g = spec.load()
     if name not in g.scenarios():
         fail(f"{game} has no battle {name!r}; its battles: {', '.join(g.scenarios())} "
              f"(kassen scenarios {game} lists them)")
@@ -680,36 +529,27 @@ def _scenarios_show(name: str, game: str | None) -> None:
     except KassenError as exc:
         fail(str(exc))
     c = console()
-    if hasattr(g, "load_scenario"):
-        scen = g.load_scenario(name).scenario
-        c.print(f"[bold]{escape(scen.name)}[/]" + (f" ({scen.year})" if scen.year else ""))
-        if scen.note:
-            c.print(escape(scen.note))
+    summary = spec.summary(g, name)
+    if summary["year"] is not None or summary["banners"] is not None:  # a historical battle: its note
+        c.print(f"[bold]{escape(str(summary['name']))}[/]" + (f" ({summary['year']})" if summary["year"] else ""))
+        if summary["note"]:
+            c.print(escape(str(summary["note"])))
     else:
-        summary = g.scenario_summary(name) if hasattr(g, "scenario_summary") else {"name": name}
         c.print(f"[bold]{escape(g.name)}: {escape(str(summary['name']))}[/]")
         if summary.get("sides"):
             c.print("Sides: " + escape(" against ".join(summary["sides"])))
-    view = VIEWS.get(g.id)
-    if view is not None:
-        module, _, fn = view.partition(":")
-        c.print(getattr(importlib.import_module(module), fn)(state.observation(None), None))
+    if spec.terminal_view is not None:
+        c.print(hook(spec.terminal_view)(state.observation(None), None))
     else:
         c.print(render_board(state.observation(None)))
 
 
-app.command()(balance)
+app.command(cls=OptionalValueCommand)(balance)
 app.command("balance-merge")(balance_merge)
 
 
 def main() -> None:
-    if any(a in ("kensei", "--game=kensei") for a in sys.argv[1:]):  # Kensei's rules, scenarios, odds
-        from kassen.cli.kensei import dispatch, play_args
-
-        if dispatch(sys.argv[1:]):
-            return
-        sys.argv[1:] = play_args(sys.argv[1:])  # play kensei ROSTER_A ROSTER_B
-    app(args=expand_merge(expand_ray_flag(sys.argv[1:])))
+    app()
 
 
 if __name__ == "__main__":

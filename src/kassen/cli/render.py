@@ -10,8 +10,8 @@ letters A..Y stand exactly above the hex centres.
 cell width from the space it is given: 8-character cells (``pitch`` 4, 104
 columns) when they fit, 6-character cells (80 columns) otherwise.
 
->>> from kassen.rulesets.registry import load_game
->>> view = render_board(load_game("cc-samurai").new_state(None, 1).observation(None))
+>>> from kassen.rulesets.registry import default_game
+>>> view = render_board(default_game().load().new_state(None, 1).observation(None))
 >>> "ASp4" in view.plain and view.plain.splitlines()[2].startswith("11 ")
 True
 """

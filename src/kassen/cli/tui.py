@@ -20,7 +20,6 @@ the deck.
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 import time
@@ -43,7 +42,7 @@ from kassen.engine.events import Event, events_for_seat, rolled_dice
 from kassen.engine.protocol import CHANCE, Game, State, sample_chance
 from kassen.engine.record import GameRecord, replay
 from kassen.engine.rng import Rng
-from kassen.rulesets.registry import load_game
+from kassen.rulesets.registry import get, hook, load_game
 
 DEFAULT_SAVE = "kassen-save.kassen.json"
 HUMAN = "human"
@@ -69,15 +68,9 @@ HELP = """\
   [bold]h[/], help        this help"""
 
 
-#: game id -> "module:function" drawing that game's observation (C&C boards use render_board)
-#: what the thinking line says of a level's time
+#: what the thinking line says of a level's time (for games whose spec says ``AISpec.timed``)
 LEVEL_BUDGET: dict[str, str] = {"normal": " (about 2 s a turn)", "hard": " (about 10 s a turn)", "mcts": " (a few s a decision)"}
 
-VIEWS: dict[str, str] = {
-    "clans": "kassen.cli.render_clans:render",
-    "honourable-victory": "kassen.cli.render_hv:render",
-    "kensei": "kassen.cli.kensei:render",
-}
 
 
 class _Quit(Exception):
@@ -325,7 +318,7 @@ class _Session:
             return
         self.thought[seat] = turn
         # the timed levels are C&C's turn planner; elsewhere the levels answer at once
-        budget = LEVEL_BUDGET.get(getattr(player, "name", ""), "") if self.game.id.startswith("cc-samurai") else ""
+        budget = LEVEL_BUDGET.get(getattr(player, "name", ""), "") if get(self.game.id).ai.timed else ""
         self.con.print(Text(f"{self.seat_name(seat)} ({player.name}) is thinking{budget}…", style="dim"))
 
     def after_decision(self, seat: int) -> None:
@@ -472,11 +465,10 @@ class _Session:
     def board_view(self, obs: dict[str, Any], highlight: set[str] | None = None,
                    seat: int | None = None) -> Any:
         """The board of ``obs`` (its legend only the first few times), the game's own table
-        view (``VIEWS``), or the raw observation."""
-        view = VIEWS.get(self.game.id)
+        view (its spec's ``terminal_view``), or the raw observation."""
+        view = get(self.game.id).terminal_view
         if view is not None:
-            module, func = view.split(":")
-            return getattr(importlib.import_module(module), func)(obs, seat)
+            return hook(view)(obs, seat)
         if isinstance(obs.get("board"), dict):
             self.boards_shown += 1
             return render_board(obs, highlight, legend=self.boards_shown <= 2)
@@ -493,7 +485,7 @@ class _Session:
         actions = state.legal_actions()
         if self.narrate(seat):
             self.con.print()
-        if self.game.id in VIEWS:
+        if get(self.game.id).terminal_view is not None:
             # the game's own view is the whole table (cards and scores too): redraw it when
             # anything this seat can see has changed
             key = json.dumps({k: v for k, v in obs.items() if k != "pending"}, sort_keys=True, default=str)

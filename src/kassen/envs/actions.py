@@ -43,7 +43,7 @@ from itertools import combinations, combinations_with_replacement
 
 from kassen.engine.errors import KassenError
 from kassen.engine.protocol import Game
-from kassen.rulesets.registry import load_game
+from kassen.rulesets.registry import get, hook, specs
 
 #: overflow slots added to every index (see the module docstring)
 OVERFLOW = 256
@@ -109,17 +109,10 @@ class ActionIndex:
         raise KassenError(f"{self.game_id}: action {i} ({shown}) is not legal now")
 
 
-#: the games that are environments. Kensei is not: it is a table companion whose decisions are
-#: facts of a physical table (which miniatures are in contact, whether a charge reached), so an
-#: agent could not play it without the table.
-ENV_GAMES = ("cc-samurai", "cc-samurai-zvezda", "clans", "honourable-victory")
-
-
 def env_games() -> list[str]:
-    """The game ids with environments (every registered game but the table companion)."""
-    from kassen.rulesets.registry import available
-
-    return [g for g in available() if g in ENV_GAMES]
+    """The game ids with environments: every registered game whose spec has an ``env`` (not the
+    Kensei table companion, whose decisions are facts of a physical table)."""
+    return [s.id for s in specs() if s.env is not None]
 
 
 def action_index(game: Game | str) -> ActionIndex:
@@ -130,18 +123,11 @@ def action_index(game: Game | str) -> ActionIndex:
 
 @cache
 def _build(gid: str) -> ActionIndex:
-    game = load_game(gid)
-    if gid in ("cc-samurai", "cc-samurai-zvezda"):
-        acts = _cc_actions(game)
-    elif gid == "clans":
-        acts = _clans_actions()
-    elif gid == "honourable-victory":
-        acts = _hv_actions()
-    elif gid == "kensei":
-        raise KassenError("kensei is a table companion, not an environment: its decisions are facts of the "
-                          "physical table")
-    else:
-        raise KassenError(f"no action index for the game {gid!r}")
+    spec = get(gid)
+    if spec.env is None:
+        raise KassenError(f"{gid} ({spec.description}) is not an environment; the environments are "
+                          f"{', '.join(env_games())}")
+    acts: list[str] = hook(spec.env.actions)(spec.load())
     return ActionIndex(gid, tuple(acts))
 
 
@@ -152,7 +138,7 @@ _CC_MOVE_BONUS = 3
 _CC_FIXED_MOVES = (3,)
 
 
-def _cc_actions(game: Game) -> list[str]:
+def cc_actions(game: Game) -> list[str]:
     from kassen.rulesets.cc_samurai.board import board
     from kassen.rulesets.cc_samurai.dragons import CARDS
     from kassen.rulesets.cc_samurai.state import LEADER_MOVE
@@ -212,7 +198,7 @@ def _cc_actions(game: Game) -> list[str]:
 _CLANS_STACK = 13
 
 
-def _clans_actions() -> list[str]:
+def clans_actions(game: Game) -> list[str]:
     from kassen.rulesets.clans.data import CARD_TYPES, CLANS, TILES
 
     tiles = list(TILES)
@@ -239,7 +225,7 @@ _HV_ALLOC_FOES = 2
 _HV_REROLL_DICE = 6
 
 
-def _hv_actions() -> list[str]:
+def hv_actions(game: Game) -> list[str]:
     from kassen.rulesets.honourable_victory.data import builtin_battles, load_battle, load_clans
     from kassen.rulesets.honourable_victory.state import FORMS
     from kassen.rulesets.honourable_victory.table import DIRS, FACETS, zone_name

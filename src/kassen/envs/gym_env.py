@@ -27,6 +27,7 @@ from kassen.engine.protocol import Game
 from kassen.envs.actions import env_games
 from kassen.envs.core import Match, match_checkpoint, match_restore
 from kassen.envs.policy import Policy, PolicyPlayer
+from kassen.rulesets.registry import default_game
 
 #: what ``opponent=`` takes: a player's name (``kassen.ai.players``, or ``module:function``), a
 #: :class:`kassen.ai.players.Player`, or a policy ``policy(obs, info) -> action`` (:mod:`kassen.envs.policy`)
@@ -41,10 +42,11 @@ class KassenGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, game: Game | str = "cc-samurai", opponent: Opponent = "random", seat: int = 0,
+    def __init__(self, game: Game | str | None = None, opponent: Opponent = "random", seat: int = 0,
                  scenario: str | None = None, render_mode: str | None = None, illegal: str = "lose",
                  max_steps: int | None = None, **options: Any) -> None:
         #: what makes this env again (pickling): the arguments of ``__init__``
+        game = default_game().id if game is None else game
         self._args: dict[str, Any] = {"game": game if isinstance(game, str) else game.id, "opponent": opponent,
                                       "seat": seat, "scenario": scenario, "render_mode": render_mode,
                                       "illegal": illegal, "max_steps": max_steps, **options}

@@ -44,7 +44,7 @@ from kassen.envs.actions import action_index, env_games
 from kassen.envs.core import ENV_OPTIONS, returns_of, skip_chance, teams_of
 from kassen.envs.fast import Observer
 from kassen.envs.tensors import encoder
-from kassen.rulesets.registry import load_game
+from kassen.rulesets.registry import get, load_game
 
 MAX_GAME_LENGTH = 20000
 
@@ -121,6 +121,9 @@ class KassenGame(pyspiel.Game):  # type: ignore[misc]
         self.encoder = encoder(self.game_id)
         #: the game's fast observer (the JSON encoder is the tests' reference only)
         self.observer = Observer(self.game_id)
+        env = get(self.game_id).env
+        #: the encoder reads the seat from the observation (``EnvSpec.seat_in_observation``)
+        self.seat_in_observation = env is not None and env.seat_in_observation
         probe = self.kgame.new_state(self.scenario, 0, **self.options)
         self.n_players = len(probe.seat_names())
         info = pyspiel.GameInfo(
@@ -346,7 +349,7 @@ class KassenObserver:
         st = state.kassen_state
         if seat is None:
             obs = st.observation(None)
-            if self.game.game_id == "honourable-victory":
+            if self.game.seat_in_observation:
                 obs = {**obs, "_seat": 0}
             self.tensor[:] = self.game.encoder.encode(obs)
         else:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from kassen.engine.errors import KassenError
-from kassen.rulesets.registry import load_game
+from kassen.rulesets.registry import get, hook, load_game
 
 JSON = dict[str, Any]
 
@@ -90,13 +90,11 @@ def encoder(game_id: str) -> Encoder:
 
 @cache
 def _encoder(gid: str) -> Encoder:
-    if gid in ("cc-samurai", "cc-samurai-zvezda"):
-        return CCEncoder(gid)
-    if gid == "clans":
-        return ClansEncoder()
-    if gid == "honourable-victory":
-        return HVEncoder()
-    raise KassenError(f"no observation encoder for the game {gid!r}")
+    env = get(gid).env
+    if env is None:
+        raise KassenError(f"no observation encoder for the game {gid!r} (its spec has no env)")
+    enc: Encoder = hook(env.encoder)(gid)
+    return enc
 
 
 # ----------------------------------------------------------------- C&C Samurai
@@ -309,9 +307,8 @@ class ClansEncoder(Encoder):
     """The clan card game: "planes" over a (Battlefield tile x side) grid, tiles in the fixed
     order of ``kassen.rulesets.clans.data.TILES``; side 0 is the tile's first side."""
 
-    game_id = "clans"
-
-    def __init__(self) -> None:
+    def __init__(self, gid: str) -> None:
+        self.game_id = gid
         from kassen.rulesets.clans.data import CARD_TYPES, TILES
 
         self.tiles = list(TILES)
@@ -451,12 +448,11 @@ class HVEncoder(Encoder):
     """An Honourable Victory!: planes over the zones (5 rows: reserves, three table rows,
     reserves; 9 columns, the widest table), turned for North; a table of unit slots."""
 
-    game_id = "honourable-victory"
-
-    def __init__(self) -> None:
+    def __init__(self, gid: str) -> None:
         from kassen.envs.actions import action_index
 
-        acts = action_index("honourable-victory").actions
+        self.game_id = gid
+        acts = action_index(gid).actions
         self.m = max(int(a.split()[0][1:]) for a in acts if a[0] == "S" and a.split()[0][1:].isdigit())
         ch = ["table", "reserve:own", "reserve:enemy", "escarpment"]
         ch += [f"terrain:{f}" for f in HV_FEATURES]
@@ -603,6 +599,7 @@ class HVEncoder(Encoder):
 def observe(state: Any, seat: int) -> np.ndarray:
     """The tensor of ``seat``: :func:`encoder` applied to ``state.observation(seat)`` only."""
     obs = state.observation(seat)
-    if state.game.id == "honourable-victory":
+    env = get(state.game.id).env
+    if env is not None and env.seat_in_observation:
         obs = {**obs, "_seat": seat}
     return encoder(state.game.id).encode(obs)

@@ -14,7 +14,7 @@ import json
 import sys
 
 from kassen import build
-from kassen.ai.players import RandomPlayer
+from kassen.ai.player import RandomPlayer
 from kassen.rulesets.registry import load_game
 
 #: a game still running after this many decisions is cut (its digest covers what was played)

@@ -33,6 +33,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kassen.rulesets.registry import default_game
 from kassen.web.extras import reference
 from kassen.web.service import MAX_ACTION_LEN, GameService, WebError
 from kassen.web.storage import (
@@ -317,7 +318,8 @@ class NewGame(BaseModel):
     """Body of ``POST /api/games``."""
 
     model_config = ConfigDict(extra="forbid")
-    ruleset: str = Field("cc-samurai", min_length=1, max_length=64, description="game id, see /api/catalog")
+    ruleset: str = Field(default_factory=lambda: default_game().id, min_length=1, max_length=64,
+                         description="game id, see /api/catalog (default: the default game)")
     scenario: str | None = Field(None, max_length=200, description="scenario id; null: the introductory one")
     seats: list[str] = Field(["human", "normal"], min_length=1, max_length=8,
                              description="one per seat: 'human' or an AI level (random, easy, greedy, normal, hard, mcts)")

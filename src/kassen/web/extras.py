@@ -1,7 +1,7 @@
-"""What the page knows per game family, beyond the protocol: which view draws it, the
-scenario notes for the lobby and the unit and terrain reference for hover cards (the exact
-odds of an attack come from ``State.action_odds``). Every number comes from the ruleset's own tables and
-functions; games not listed here get the generic view and no odds.
+"""What the page knows per game, beyond the protocol: which view draws it and the scenario
+notes for the lobby (both from the game's spec, :mod:`kassen.rulesets.registry`), and the unit
+and terrain reference for hover cards (the exact odds of an attack come from
+``State.action_odds``). Every number comes from the ruleset's own tables and functions.
 """
 
 from __future__ import annotations
@@ -11,29 +11,23 @@ import json
 from importlib import resources
 from typing import Any
 
+from kassen.engine.errors import KassenError
 from kassen.engine.protocol import Game
-
-#: game id -> JS view module under static/views/ (others: "generic")
-VIEWS: dict[str, str] = {"cc-samurai": "cc", "cc-samurai-zvezda": "cc", "clans": "clans", "honourable-victory": "hv", "kensei": "kensei"}
+from kassen.rulesets.registry import get
 
 
 def view_for(game_id: str) -> str:
-    return VIEWS.get(game_id, "generic")
+    """The JS view module under static/views/ that draws the game (``RulesetSpec.web_view``)."""
+    try:
+        return get(game_id).web_view
+    except KassenError:  # a game no longer registered: the generic view shows it
+        return "generic"
 
 
 def scenario_info(game: Game, sid: str) -> dict[str, Any]:
     """Name, year, sides and historical note of a scenario, as far as the game tells, and the
     figure of its shipped balance report (``None`` if it has none)."""
-    row: dict[str, Any] = {"id": sid, "name": sid, "year": None, "sides": list(game.seats), "note": "",
-                           "first": None, "banners": None}
-    summary = getattr(game, "scenario_summary", None)
-    loader = getattr(game, "load_scenario", None)
-    if callable(summary):
-        row.update({k: v for k, v in summary(sid).items() if k in row})
-    elif callable(loader):
-        m = loader(sid).scenario
-        row.update({"name": m.name, "year": m.year, "sides": [m.red_name, m.blue_name], "note": m.note,
-                    "first": m.first, "banners": m.victory_banners})
+    row = get(game.id).summary(game, sid)
     row["balance"] = balance_figure(game.id, sid)
     return row
 
@@ -91,10 +85,14 @@ def scenario_name(game: Game, sid: str | None) -> str | None:
 
 
 def reference(game: Game) -> dict[str, Any]:
-    """Unit and terrain tables for hover cards (C&C games), else ``{}``."""
-    tables = getattr(game, "tables", None)
-    if tables is None or not hasattr(tables, "units"):
+    """Unit and terrain tables for hover cards (games whose spec says ``unit_reference``: C&C),
+    else ``{}``."""
+    try:
+        if not get(game.id).unit_reference:
+            return {}
+    except KassenError:  # a game no longer registered
         return {}
+    tables: Any = getattr(game, "tables")  # noqa: B009  (the spec says the game has them)
     units = {code: {"name": u.name, "symbol": u.symbol, "class": u.cls, "blocks": u.blocks, "move": u.move,
                     "battle_move": u.battle_move, "close": "1 per block" if u.dice_per_block else u.close,
                     "ranged": {str(k): v for k, v in sorted(u.ranged.items())}, "notes": u.notes}

@@ -13,6 +13,8 @@ from typing import Any
 
 import uvicorn
 
+
+from kassen.rulesets.registry import default_game
 from kassen.web.app import MAX_BODY, SECURITY_HEADERS, create_app, error_bytes
 from kassen.web.service import GameService, Limits
 from kassen.web.storage import Storage, default_db_url
@@ -196,7 +198,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, new_
     base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown_host}:{port}"
     target = base + "/"
     if new_game:
-        live, tokens = service.create("cc-samurai", None, ["human", "normal"])
+        live, tokens = service.create(default_game().id, None, ["human", "normal"])
         target = f"{base}/game/{live.stored.id}#{tokens[0]}"
     app = create_app(url, service, allowed_hosts=(*allowed_hosts, host), max_body=max_body)
     config = make_config(app, host, port, forwarded_allow_ips)

@@ -28,7 +28,7 @@ from kassen.engine.events import events_for_seat, rolled_dice
 from kassen.engine.protocol import CHANCE, Game, State, sample_chance
 from kassen.engine.record import GameRecord
 from kassen.engine.rng import Rng
-from kassen.rulesets.registry import GAMES, load_game
+from kassen.rulesets.registry import available, get, hook, load_game, specs
 from kassen.web import extras
 from kassen.web.storage import WATCH, Storage, StoredGame, first_line, hash_token, plausible_game_id
 
@@ -263,9 +263,10 @@ class GameService:
     def catalog(self) -> dict[str, Any]:
         """The games, their scenarios (with historical notes) and the seat choices."""
         games = []
-        for gid, (_, _, desc) in GAMES.items():
+        for spec in specs():
+            gid, desc = spec.id, spec.description
             try:
-                g = load_game(gid)
+                g = spec.load()
                 scen_rows = [extras.scenario_info(g, sid) for sid in g.scenarios()]
                 start = g.new_state(g.default_scenario(), 0)
             except Exception as exc:  # a ruleset being written must not take the lobby down
@@ -273,7 +274,9 @@ class GameService:
                 continue
             games.append({"id": gid, "name": g.name, "description": desc, "seats": list(seat_names_of(start)),
                           "default_scenario": g.default_scenario(), "scenarios": scen_rows,
-                          "view": extras.view_for(gid)})
+                          "view": extras.view_for(gid), "default": spec.default,
+                          # what the lobby offers the seats after the first (the spec's default players)
+                          "default_opponent": spec.default_players.split(",")[-1]})
         players = [{"id": HUMAN, "text": "a person (gets a link)"}]
         players += [{"id": k, "text": v} for k, v in AI_LEVELS.items() if k in PLAYERS]
         return {"games": games, "players": players}
@@ -288,8 +291,8 @@ class GameService:
             if any(k.strip().lower() != HUMAN for k in seats):  # refused first: no hourly slot spent
                 self._check_thinking(client)
             self._count_creation(client)
-        if ruleset not in GAMES:
-            raise WebError(400, f"unknown ruleset {cut(ruleset)}; known: {', '.join(GAMES)}")
+        if ruleset not in available():
+            raise WebError(400, f"unknown ruleset {cut(ruleset)}; known: {', '.join(available())}")
         game = load_game(ruleset)
         if scenario is None:
             scenario = game.default_scenario()
@@ -518,7 +521,7 @@ class GameService:
                 "ai_plans": list(live.plans),
                 # what the thinking AI is, with how long it may take ("normal (about 2 seconds a turn)")
                 "ai_level": (None if mover is None or not 0 <= mover < len(live.stored.seat_kinds)
-                             else AI_LEVELS.get(live.stored.seat_kinds[mover]) if live.game.id.startswith("cc-samurai")
+                             else AI_LEVELS.get(live.stored.seat_kinds[mover]) if get(live.game.id).ai.timed
                              else live.stored.seat_kinds[mover]),
             }
         return out
@@ -590,13 +593,13 @@ class GameService:
     def calculator(self, live: LiveGame, body: dict[str, Any]) -> dict[str, Any]:
         """A game's dice calculator (Kensei's roll resolver): exact odds of a situation the
         players describe. Nothing hidden goes in or out, so every link may ask."""
-        fn = getattr(live.game, "calculator", None)
-        if fn is None:
+        hook_name = get(live.game.id).calculator
+        if hook_name is None:
             raise WebError(404, f"{live.game.name} has no dice calculator")
         with live.lock:
             state = live.state
         try:
-            result: dict[str, Any] = fn(state, body)
+            result: dict[str, Any] = hook(hook_name)(live.game, state, body)
         except KassenError as exc:
             raise WebError(422, str(exc)) from None
         return result

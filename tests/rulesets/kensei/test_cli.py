@@ -1,5 +1,5 @@
-"""Kensei's commands: rules, scenarios and odds (src/kassen/cli/kensei.py) and the hook in
-kassen.cli.main that hands them the command line."""
+"""Kensei's commands: rules, scenarios and odds (the hooks in src/kassen/cli/kensei.py that its
+spec names), run through the one ``kassen`` app."""
 
 from __future__ import annotations
 
@@ -13,9 +13,16 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kassen.cli.kensei import _kensei_args, app, read_engagement
+from kassen.cli.kensei import read_engagement
+from kassen.cli.main import app
 
 runner = CliRunner()
+
+
+def _invoke(args: list[str]):
+    """``kassen rules|scenarios ... kensei`` and ``kassen odds --game kensei ...``."""
+    cmd, rest = args[0], args[1:]
+    return runner.invoke(app, [cmd, "kensei", *rest] if cmd != "odds" else ["odds", "--game", "kensei", *rest])
 SRC = str(Path(__file__).resolve().parents[3] / "src")
 
 MELEE = """
@@ -42,19 +49,25 @@ def _file(tmp_path: Path, text: str) -> Path:
     return p
 
 
-def test_cli_words_that_name_kensei_go_to_the_kensei_commands():
-    assert _kensei_args(["rules", "kensei", "--json"]) == ["rules", "--json"]
-    assert _kensei_args(["scenarios", "kensei"]) == ["scenarios"]
-    assert _kensei_args(["scenarios", "--game", "kensei"]) == ["scenarios"]
-    assert _kensei_args(["odds", "--game", "kensei", "x.toml", "--json"]) == ["odds", "x.toml", "--json"]
-    assert _kensei_args(["odds", "x.toml", "--game=kensei"]) == ["odds", "x.toml"]
-    assert _kensei_args(["rules", "clans"]) is None
-    assert _kensei_args(["odds", "--attacker", "SSp", "--defender", "AB"]) is None
-    assert _kensei_args([]) is None
+def test_cli_every_documented_way_of_naming_kensei_reaches_its_commands(tmp_path):
+    f = str(_file(tmp_path, MELEE))
+    assert json.loads(runner.invoke(app, ["rules", "kensei", "--json"]).output)["game"] == "kensei"
+    assert json.loads(runner.invoke(app, ["rules", "--game", "kensei", "--json"]).output)["game"] == "kensei"
+    for args in (["scenarios", "kensei", "--json"], ["scenarios", "--game", "kensei", "--json"],
+                 ["scenarios", "--game=kensei", "--json"]):
+        rows = json.loads(runner.invoke(app, args).output)
+        assert [r["roll"] for r in rows] == [1, 2, 3, 4, 5, 6], args
+    for args in (["odds", "--game", "kensei", f, "--json"], ["odds", f, "--game=kensei", "--json"]):
+        assert json.loads(runner.invoke(app, args).output)["kind"] == "hand-to-hand", args
+    assert json.loads(runner.invoke(app, ["rules", "clans", "--json"]).output)["game"] == "clans"
+    r = runner.invoke(app, ["odds", "--attacker", "SSp", "--defender", "AB", "--json"])
+    assert r.exit_code == 0 and "p_hit" in json.loads(r.output)
+    r = runner.invoke(app, ["odds", f, "--game", "clans"])
+    assert r.exit_code == 2 and "clans reads no engagement file" in " ".join(r.output.split())
 
 
 def test_cli_rules_prints_every_table_with_its_sheet_line():
-    r = runner.invoke(app, ["rules"])
+    r = _invoke(["rules"])
     assert r.exit_code == 0, r.output
     for text in ("Troop attributes", "Hand to hand weapons", "Blunt Weapons", "Ranged weapons", "Armour", "Titles",
                  "Clans", "Commander level", "War machines", "Ammunition", "Roll modifiers", "003:183"):
@@ -62,21 +75,21 @@ def test_cli_rules_prints_every_table_with_its_sheet_line():
 
 
 def test_cli_rules_json_is_the_data_the_engine_loads():
-    r = runner.invoke(app, ["rules", "--json"])
+    r = _invoke(["rules", "--json"])
     data = json.loads(r.output)
     assert data["classes"]["H"]["at"] == [4, 3]
     assert data["modifiers"]["combat-dice.used"]["value"] == -1
 
 
 def test_cli_scenarios_lists_the_six_battles_by_roll():
-    r = runner.invoke(app, ["scenarios", "--json"])
+    r = _invoke(["scenarios", "--json"])
     rows = json.loads(r.output)
     assert [x["roll"] for x in rows] == [1, 2, 3, 4, 5, 6] and rows[4]["name"] == "Village defense"
-    assert "Strategic control" in runner.invoke(app, ["scenarios"]).output
+    assert "Strategic control" in _invoke(["scenarios"]).output
 
 
 def test_cli_odds_hand_to_hand_json_sums_to_one(tmp_path):
-    r = runner.invoke(app, ["odds", str(_file(tmp_path, MELEE)), "--json"])
+    r = _invoke(["odds", str(_file(tmp_path, MELEE)), "--json"])
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     total = Fraction(data["a_wins"]["p"]) + Fraction(data["draw"]["p"]) + Fraction(data["b_wins"]["p"])
@@ -86,7 +99,7 @@ def test_cli_odds_hand_to_hand_json_sums_to_one(tmp_path):
 
 
 def test_cli_odds_prints_modifiers_with_sources(tmp_path):
-    r = runner.invoke(app, ["odds", str(_file(tmp_path, MELEE))])
+    r = _invoke(["odds", str(_file(tmp_path, MELEE))])
     assert r.exit_code == 0, r.output
     assert "Hata-Jurushi" in r.output and "003:124" in r.output and "Who wins" in r.output
 
@@ -109,7 +122,7 @@ troop = "yari-samurai"
 """)
     data = read_engagement(art)
     assert data["impact"]["plan"]["dice"] == 1 and data["a"]["plan"]["dice"] == 6
-    assert runner.invoke(app, ["odds", str(art)]).exit_code == 0
+    assert _invoke(["odds", str(art)]).exit_code == 0
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -121,7 +134,7 @@ troop = "yari-samurai"
     (MELEE.replace("in_contact = 4\nleader", "in_contact = 40\nleader"), "0 to 9"),
 ])
 def test_cli_odds_errors_say_what_is_wrong(tmp_path, text, message):
-    r = runner.invoke(app, ["odds", str(_file(tmp_path, text))])
+    r = _invoke(["odds", str(_file(tmp_path, text))])
     assert r.exit_code == 1
     assert __import__("re").search(message, " ".join(r.output.split())), r.output
 
@@ -158,12 +171,12 @@ def test_kassen_play_kensei_takes_the_two_rosters_and_seats_two_people(monkeypat
     """Issue 17: `kassen play kensei ROSTER_A ROSTER_B` runs the companion for a table game."""
     from typer.testing import CliRunner
 
-    from kassen.cli.kensei import play_args
     from kassen.cli.main import app as main_app
+    from kassen.rulesets.kensei import play_words
 
     monkeypatch.chdir(tmp_path)  # the end of input leaves a save here
-    args = play_args(["play", "kensei", "buke-vanguard", "kuroi-te-horde", "--seed", "2"])
-    assert args == ["play", "kensei", "--option", "rosters=buke-vanguard,kuroi-te-horde", "--seed", "2"]
+    assert play_words(["buke-vanguard", "kuroi-te-horde"]) == (None, {"rosters": "buke-vanguard,kuroi-te-horde"})
+    args = ["play", "kensei", "buke-vanguard", "kuroi-te-horde", "--seed", "2"]
     result = CliRunner().invoke(main_app, args, input="")
     assert "Buke vanguard (Buke) (human)  vs  Kuroi-Te horde (Kuroi-Te) (human)" in result.output, result.output
 

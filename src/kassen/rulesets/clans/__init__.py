@@ -3,3 +3,39 @@
 Game id ``clans``; see :mod:`kassen.rulesets.clans.game` for the scenarios (set-ups)
 and ``docs/rulings.md`` for the rulings.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from kassen.engine.protocol import Game
+from kassen.rulesets.registry import AISpec, EnvSpec, RulesetSpec, dice_words
+
+
+def _scenario_info(game: Game, sid: str) -> dict[str, Any]:
+    from kassen.rulesets.clans.game import ClansGame
+
+    assert isinstance(game, ClansGame)
+    return game.scenario_summary(sid)
+
+
+SPECS = (
+    RulesetSpec(
+        id="clans",
+        description="The clan card game: 2-4 clans, Battlefield tiles, secret Army cards",
+        game="kassen.rulesets.clans.game:ClansGame",
+        scenario_info=_scenario_info,
+        web_view="clans",
+        terminal_view="kassen.cli.render_clans:render",
+        rules_tables="kassen.cli.tables:clans_rules",
+        forced_dice=dice_words,
+        # the look-ahead levels: playouts per decision (the budget, counted) and their depth in
+        # actions (60: to the end of a clan game)
+        ai=AISpec(player="kassen.ai.players:halving_level",
+                  evaluation="kassen.ai.evaluate_games:evaluate_clans",
+                  levels={"easy": {"playouts": 30, "depth": 60},
+                          "normal": {"playouts": 300, "depth": 60},
+                          "hard": {"playouts": 1200, "depth": 60}}),
+        env=EnvSpec(actions="kassen.envs.actions:clans_actions", encoder="kassen.envs.tensors:ClansEncoder"),
+    ),
+)

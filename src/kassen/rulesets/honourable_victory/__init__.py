@@ -40,3 +40,48 @@ Reactions (the other side, during a movement phase)
     ``N5 intercept``        a mounted unit intercepts the moving unit
     ``none``                no reaction
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from kassen.engine.protocol import Game
+from kassen.rulesets.registry import AISpec, EnvSpec, RulesetSpec, dice_words
+
+
+def _scenario_info(game: Game, sid: str) -> dict[str, Any]:
+    from kassen.rulesets.honourable_victory.game import HonourableVictoryGame
+
+    assert isinstance(game, HonourableVictoryGame)
+    return game.scenario_summary(sid)
+
+
+SPECS = (
+    RulesetSpec(
+        id="honourable-victory",
+        description="An Honourable Victory! (zone-based miniatures rules)",
+        game="kassen.rulesets.honourable_victory.game:HonourableVictoryGame",
+        scenario_info=_scenario_info,
+        web_view="hv",
+        terminal_view="kassen.cli.render_hv:render",
+        rules_tables="kassen.cli.tables:hv_rules",
+        forced_dice=dice_words,
+        dice_at_setup=True,
+        # the look-ahead levels: playouts per decision (counted), their depth in actions, whether
+        # they stop when the seat must decide again (the playout plays the replies and dice until
+        # then); the endgame play-outs per decision and the candidates the ordinary playouts
+        # shortlist for them before the last turn. hard: little more than normal's ordinary
+        # playouts (with 600, and spare units valued at REACH_WEIGHT 2.0, it won 1, drew 2, lost 3
+        # of 6 against normal), more at the end
+        ai=AISpec(player="kassen.ai.players:halving_level",
+                  evaluation="kassen.ai.evaluate_games:evaluate_hv",
+                  endgame="kassen.ai.evaluate_games:HV_ENDGAME",
+                  levels={"easy": {"playouts": 16, "depth": 30, "until_mine": 1, "end_playouts": 8, "shortlist": 4},
+                          "normal": {"playouts": 120, "depth": 30, "until_mine": 1, "end_playouts": 48,
+                                     "shortlist": 8},
+                          "hard": {"playouts": 160, "depth": 30, "until_mine": 1, "end_playouts": 160,
+                                   "shortlist": 12}}),
+        env=EnvSpec(actions="kassen.envs.actions:hv_actions", encoder="kassen.envs.tensors:HVEncoder",
+                    seat_in_observation=True),
+    ),
+)

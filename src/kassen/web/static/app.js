@@ -42,7 +42,7 @@ async function lobby() {
   const wrap = app.firstChild;
 
   // quick start
-  const intro = cat.games.find((g) => g.id === "cc-samurai") || cat.games[0];
+  const intro = cat.games.find((g) => g.default) || cat.games[0];
   const quick = h("button", {class: "primary big", id: "quick-start", onclick: () => start(
     intro.id, intro.default_scenario, ["human", ...intro.seats.slice(1).map(() => "normal")])},
   "Play a battle against the AI");
@@ -77,7 +77,7 @@ async function lobby() {
     fill(seatsBox, ...g.seats.map((seat, i) => h("div", {class: "seat-row"},
       h("span", {class: sideClass(seat)}, `${seat}${sides && sides[i] && sides[i] !== seat ? ` (${sides[i]})` : ""}`),
       h("select", {"data-seat": i, "aria-label": `${seat} player`},
-        ...cat.players.map((p) => h("option", {value: p.id, selected: (i === 0 || g.id === "kensei" ? p.id === "human" : p.id === "normal")},
+        ...cat.players.map((p) => h("option", {value: p.id, selected: p.id === (i === 0 ? "human" : g.default_opponent || "normal")},
           p.id === "human" ? "Human" : `AI: ${p.text} (${p.id})`))))));
   }
   function balanceNote(b) {  // the shipped AI self-play report of the battle (kassen balance)
