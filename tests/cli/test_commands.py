@@ -47,7 +47,8 @@ def test_run_applies_actions_with_forced_dice_and_prints_json(tmp_path):
     pos = tmp_path / "pos.toml"
     pos.write_text(POSITION)
     moves = tmp_path / "moves.txt"
-    moves.write_text("# attack with the samurai\nplay order-two-center\norder L3\nend-move\nattack L3 M4\n")
+    # Blue is asked about First Strike whatever he holds (R32): he passes
+    moves.write_text("# attack with the samurai\nplay order-two-center\norder L3\nend-move\nattack L3 M4\npass\n")
     result = runner.invoke(app, ["run", str(pos), "--actions", str(moves), "--dice", "t,c,c,c", "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)

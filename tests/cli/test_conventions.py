@@ -99,7 +99,7 @@ def test_meaningless_options_are_errors(tmp_path: Path) -> None:
     pos = tmp_path / "pos.toml"
     pos.write_text(POSITION)
     moves = tmp_path / "m.txt"
-    moves.write_text("play order-two-center\norder L3\nend-move\nattack L3 M4\n")
+    moves.write_text("play order-two-center\norder L3\nend-move\nattack L3 M4\npass\n")
     r = runner.invoke(app, ["run", str(pos), "--actions", str(moves), "--dice", "t,c,c,c,x,x"])
     assert r.exit_code == 2 and "2 of the forced dice were never rolled" in r.output
 

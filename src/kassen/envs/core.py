@@ -17,17 +17,19 @@ from kassen.engine.rng import Rng
 from kassen.envs.actions import ActionIndex, action_index
 from kassen.envs.fast import Observer
 from kassen.envs.tensors import Encoder, encoder
-from kassen.rulesets.registry import load_game
+from kassen.rulesets.registry import get, load_game
 
-#: options the research envs give a game unless the caller gives them (documented in docs/research.md):
-#: An Honourable Victory! without concession (ruling H23), or uniform-random play ends most battles
-#: by a concession on the first move (issue 34)
-ENV_OPTIONS: dict[str, dict[str, Any]] = {"honourable-victory": {"concede": False}}
+def env_defaults(game_id: str) -> dict[str, Any]:
+    """The options the research envs give ``game_id`` unless the caller gives them: its spec's
+    ``EnvSpec.options`` (An Honourable Victory! without concession, ruling H23: uniform-random
+    play would end most battles by a concession on the first move, issue 34)."""
+    env = get(game_id).env
+    return dict(env.options) if env is not None else {}
 
 
 def env_options(game_id: str, options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` over the envs' defaults for ``game_id`` (:data:`ENV_OPTIONS`)."""
-    return {**ENV_OPTIONS.get(game_id, {}), **options}
+    """``options`` over the envs' defaults for ``game_id`` (:func:`env_defaults`)."""
+    return {**env_defaults(game_id), **options}
 
 
 def resolve_game(game: Game | str) -> Game:

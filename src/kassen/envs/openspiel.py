@@ -7,7 +7,7 @@
 Parameters: ``scenario`` (``""``: the game's default), ``seed`` (the k-th ``new_initial_state()``
 has the seed ``seed * 1000003 + k``), ``max_game_length`` (a game still running after that many
 actions ends as a draw, so the declared bound holds) and the envs' game options
-(:data:`kassen.envs.core.ENV_OPTIONS`: ``concede`` in An Honourable Victory!, default ``False``).
+(:func:`kassen.envs.core.env_defaults`: ``concede`` in An Honourable Victory!, default ``False``).
 
 **Information.** ``IMPERFECT_INFORMATION``: hands, decks, face-down cards and hidden
 declarations are private. Observations come only from what ``observation(player)`` shows:
@@ -41,7 +41,7 @@ import pyspiel
 from kassen.engine.protocol import State
 from kassen.engine.rng import Rng
 from kassen.envs.actions import action_index, env_games
-from kassen.envs.core import ENV_OPTIONS, returns_of, skip_chance, teams_of
+from kassen.envs.core import env_defaults, returns_of, skip_chance, teams_of
 from kassen.envs.fast import Observer
 from kassen.envs.tensors import encoder
 from kassen.rulesets.registry import get, load_game
@@ -99,7 +99,7 @@ def _game_type(gid: str) -> Any:
         provides_observation_tensor=True,
         provides_factored_observation_string=False,
         parameter_specification={"scenario": "", "seed": 0, "max_game_length": MAX_GAME_LENGTH,
-                                 **ENV_OPTIONS.get(gid, {})},
+                                 **env_defaults(gid)},
     )
 
 
@@ -109,13 +109,13 @@ class KassenGame(pyspiel.Game):  # type: ignore[misc]
     game_id = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        defaults = ENV_OPTIONS.get(self.game_id, {})
+        defaults = env_defaults(self.game_id)
         params = {"scenario": "", "seed": 0, "max_game_length": MAX_GAME_LENGTH, **defaults, **(params or {})}
         self.kgame = load_game(self.game_id)
         self.scenario = str(params["scenario"]) or None
         self.base_seed = int(params["seed"])
         self.max_length = int(params["max_game_length"])
-        #: the game's own options (``concede`` in An Honourable Victory!: :data:`ENV_OPTIONS`)
+        #: the game's own options (``concede`` in An Honourable Victory!: :func:`~kassen.envs.core.env_defaults`)
         self.options: dict[str, Any] = {k: params[k] for k in defaults}
         self.index = action_index(self.game_id)
         self.encoder = encoder(self.game_id)

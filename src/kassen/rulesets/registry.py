@@ -54,11 +54,13 @@ class EnvSpec:
     of its static action index; ``encoder`` the hook ``(game_id) -> Encoder`` of its observation
     tensor (from ``observation(seat)``; ``kassen.envs.fast`` picks a fast observer of the same
     tensor by the encoder's class); ``seat_in_observation``: the encoder reads the seat as
-    ``obs["_seat"]``."""
+    ``obs["_seat"]``; ``options``: the game options the environments give unless the caller
+    gives them (docs/research.md)."""
 
     actions: str
     encoder: str
     seat_in_observation: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

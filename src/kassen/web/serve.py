@@ -13,7 +13,6 @@ from typing import Any
 
 import uvicorn
 
-
 from kassen.rulesets.registry import default_game
 from kassen.web.app import MAX_BODY, SECURITY_HEADERS, create_app, error_bytes
 from kassen.web.service import GameService, Limits

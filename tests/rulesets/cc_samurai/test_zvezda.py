@@ -13,7 +13,16 @@ from kassen.engine.errors import FormatError
 from kassen.rulesets.cc_samurai.data import load_tables
 from kassen.rulesets.cc_samurai.state import POOL_TOTAL
 from kassen.rulesets.registry import load_game
-from tests.rulesets.cc_samurai.helpers import GAME, ZVEZDA, act, leader, position, run, skip_pass, unit
+from tests.rulesets.cc_samurai.helpers import (
+    GAME,
+    ZVEZDA,
+    act,
+    leader,
+    position,
+    run,
+    skip_pass,
+    unit,
+)
 from tests.rulesets.cc_samurai.test_orders_retreats_honor import of_kind, start_battle
 
 RED, BLUE = 0, 1

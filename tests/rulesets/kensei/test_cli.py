@@ -184,7 +184,7 @@ def test_kassen_play_kensei_takes_the_two_rosters_and_seats_two_people(monkeypat
 def test_cli_odds_shows_the_markers_left_after_conversion(tmp_path):
     """Issue 35: the joint law of wound and Stunned markers left on the target (003:142, 003:252)."""
     text = MELEE + "stunned = 2\n"  # on the undead defender: three Stunned markers make a wound
-    r = runner.invoke(app, ["odds", str(_file(tmp_path, text))])
+    r = _invoke(["odds", str(_file(tmp_path, text))])
     assert r.exit_code == 0, r.output
     assert "Markers left on Undead ashigaru" in r.output and "2 Stunned" in r.output
     data = read_engagement(_file(tmp_path, text))

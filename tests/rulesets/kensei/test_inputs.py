@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from kassen.cli.kensei import app
+from kassen.cli.main import app
 from kassen.engine.errors import FormatError
 from kassen.rulesets.kensei import game as kensei_game
 from kassen.rulesets.kensei.roster import ROSTER_DIR, read_roster
@@ -95,7 +95,7 @@ def _one_line(output: str) -> str:
 @pytest.mark.parametrize(("text", "message"), BAD)
 def test_cli_odds_refuses_each_bad_engagement_with_one_line(tmp_path, text, message):
     path = _write(tmp_path, text)
-    r = runner.invoke(app, ["odds", str(path)])
+    r = runner.invoke(app, ["odds", "--game", "kensei", str(path)])
     assert r.exit_code == 1, r.output
     line = _one_line(r.output)
     assert line.startswith(f"error: {path}:"), line  # the file first
@@ -105,7 +105,7 @@ def test_cli_odds_refuses_each_bad_engagement_with_one_line(tmp_path, text, mess
 
 def test_cli_odds_a_latin1_engagement_is_an_encoding_error(tmp_path):
     path = _write(tmp_path, MELEE.replace("troop = ", "# Hata-Jurushi é\ntroop = ", 1).encode("latin-1"))
-    r = runner.invoke(app, ["odds", str(path)])
+    r = runner.invoke(app, ["odds", "--game", "kensei", str(path)])
     assert r.exit_code == 1 and "not UTF-8 text (byte 0xe9" in _one_line(r.output), r.output
 
 
@@ -202,12 +202,12 @@ def test_cli_odds_names_a_bad_roster_file_latin1_or_too_many_troops(tmp_path):
     text = (ROSTER_DIR / "buke-vanguard.toml").read_text()
     _write(tmp_path, text.replace("Yari samurai", "Yari samuraï").encode("latin-1"), "latin.toml")
     path = _write(tmp_path, MELEE.replace('roster = "buke-vanguard"', 'roster = "latin.toml"'))
-    r = runner.invoke(app, ["odds", str(path)])
+    r = runner.invoke(app, ["odds", "--game", "kensei", str(path)])
     assert r.exit_code == 1 and "latin.toml: not UTF-8 text (byte 0xef" in _one_line(r.output), r.output
     troop = text[text.index("[[troops]]"):text.index("[[troops]]", text.index("[[troops]]") + 1)]
     _write(tmp_path, text + "".join(troop.replace('id = "yari-samurai"', f'id = "t{i}"') for i in range(100)),
            "many.toml")
-    r = runner.invoke(app, ["odds", str(_write(tmp_path, MELEE.replace('roster = "buke-vanguard"',
+    r = runner.invoke(app, ["odds", "--game", "kensei", str(_write(tmp_path, MELEE.replace('roster = "buke-vanguard"',
                                                                       'roster = "many.toml"')))])
     assert r.exit_code == 1 and "many.toml: field 'troops'" in _one_line(r.output), r.output
 

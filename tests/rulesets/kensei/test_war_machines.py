@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from kassen.cli.kensei import app, render
+from kassen.cli.kensei import render
+from kassen.cli.main import app
 from kassen.engine.errors import FormatError
 from kassen.rulesets.kensei.game import KenseiGame
 from kassen.rulesets.kensei.roster import parse_roster
@@ -118,7 +119,7 @@ def test_war_machine_shows_in_the_terminal_view_and_rules(tmp_path):
     c.print(out)
     text = c.export_text()
     assert "Taiho battery" in text and "Taiho" in text and "3 bags" in text
-    r = CliRunner().invoke(app, ["rules"])
+    r = CliRunner().invoke(app, ["rules", "kensei"])
     assert "War machines" in r.output and "in a roster: machine =" in r.output
 
 

@@ -82,6 +82,6 @@ SPECS = (
                           "hard": {"playouts": 160, "depth": 30, "until_mine": 1, "end_playouts": 160,
                                    "shortlist": 12}}),
         env=EnvSpec(actions="kassen.envs.actions:hv_actions", encoder="kassen.envs.tensors:HVEncoder",
-                    seat_in_observation=True),
+                    seat_in_observation=True, options={"concede": False}),
     ),
 )
