@@ -19,6 +19,7 @@ from kassen.envs.fast import Observer
 from kassen.envs.tensors import Encoder, encoder
 from kassen.rulesets.registry import get, load_game
 
+
 def env_defaults(game_id: str) -> dict[str, Any]:
     """The options the research envs give ``game_id`` unless the caller gives them: its spec's
     ``EnvSpec.options`` (An Honourable Victory! without concession, ruling H23: uniform-random
