@@ -148,9 +148,11 @@ def test_start_up_loads_nothing_and_a_game_loads_when_asked_for(tmp_path: Path) 
 def test_idle_games_leave_memory_and_come_back_unchanged(app_client: Any) -> None:
     client, svc = app_client
     live, tokens = svc.create("cc-samurai", None, ["human", "human"], seed=4)
-    seat = Seat(client, live.stored.id, tokens[0], 0)
-    for _ in range(3):
-        seat.act(seat.view()["actions"][0]["action"])
+    seats = [Seat(client, live.stored.id, tokens[i], i) for i in (0, 1)]
+    for _ in range(3):  # whoever is to move (a Dragon-card window may be the other seat's: R32)
+        mover = next(st for st in seats if st.view()["actions"])
+        mover.act(mover.view()["actions"][0]["action"])
+    seat = seats[0]
     before = seat.view()
     assert svc.unload_idle(time.monotonic() + 1) == 0  # used a moment ago: kept
     assert svc.unload_idle(time.monotonic() + 10_000) == 1 and live.stored.id not in svc.games
