@@ -2,7 +2,7 @@
 // zones on top and South's below; each unit a block with its stands, facing, formation, hit
 // markers, red (fired) and yellow (reacted) markers and what it is engaged with; the terrain
 // of each zone; the Daimyo; the tally toward general retreat.
-import {fill, h} from "../common.js";
+import {fill, h, humanize} from "../common.js";
 
 const ARROW = {N: "↑", S: "↓", E: "→", W: "←"};
 const FORM = {attack: "attack", defensive: "defensive", open: "open order"};
@@ -36,12 +36,18 @@ function unitOf(action, ids) {
   return (w[0] === "fire" || w[0] === "alloc") && ids.has(w[1]) ? w[1] : null;
 }
 
-/** An action's words without its unit, to show by that unit ("fire S3 N2" -> "fire N2"). */
-function withoutUnit(action, uid) {
-  return action.split(" ").filter((w) => w !== uid).join(" ") || action;
+/** An action's label by its unit: the game's own reading without the unit's name
+ * ("Ashigaru: turn to face E" -> "Turn to face E"), never the raw action. */
+function byUnitLabel(action, u, texts) {
+  const t = texts.get(action);
+  if (t && t !== action) {
+    const own = `${u.name}: `;
+    return humanize(t.startsWith(own) ? t.slice(own.length) : t);
+  }
+  return humanize(action.split(" ").filter((w) => w !== u.id).join(" ") || action);
 }
 
-function unitBlock(u, obs, mine, selected, choose, act) {
+function unitBlock(u, obs, mine, selected, choose, act, texts) {
   const colour = SIDE_COLOUR[u.side] || "#444";
   const bits = [
     h("strong", {}, `${u.id} `), `${u.name} `,
@@ -62,7 +68,7 @@ function unitBlock(u, obs, mine, selected, choose, act) {
   if (selected && mine.length) {
     bits.push(h("div", {class: "hv-acts", id: `acts-${u.id}`}, ...mine.map((a) =>
       h("button", {"data-action": a, onclick: (e) => { e.stopPropagation(); act(a); }},
-        withoutUnit(a, u.id)))));
+        byUnitLabel(a, u, texts)))));
   }
   return h("div", {class: `hv-unit${mine.length ? " actionable" : ""}${selected ? " selected" : ""}`,
     style: `border-color:${colour}`, "data-unit": u.id, title: `${obs.seats[u.side]}: ${u.name}`,
@@ -83,6 +89,7 @@ export function create(ctx) {
       const obs = data.obs || {};
       ids = new Set(((obs.board || {}).units || []).map((u) => u.id));
       const acts = data.actions || [];
+      const texts = new Map(((data.view && data.view.actions) || []).map((a) => [a.action, a.text]));
       const byUnit = new Map();
       for (const a of acts) {
         const id = unitOf(a, ids);
@@ -113,7 +120,7 @@ export function create(ctx) {
         return h("div", {class: `hv-zone${reserve ? " reserve" : ""}`, "data-zone": name},
           h("div", {class: "zname"}, h("span", {}, name + (reserve ? " reserve" : "")), h("span", {}, dm.join(" "))),
           terr.length ? h("div", {class: "terrain"}, terr.join(", ")) : null,
-          ...here.map((u) => unitBlock(u, obs, byUnit.get(u.id) || [], selected === u.id, choose, ctx.act)));
+          ...here.map((u) => unitBlock(u, obs, byUnit.get(u.id) || [], selected === u.id, choose, ctx.act, texts)));
       };
       const reserveRow = (names, row) => letters.map((l) => {
         const z = `${l}${row}`;
