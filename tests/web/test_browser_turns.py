@@ -134,13 +134,20 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
     shots = 0
     checked_attack_turn = False
     for _ in range(300):
-        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
-                               timeout=120000)
+        # wait for Red's decision; while Blue's turn is shown, photograph it (moves and dice)
+        deadline = time.time() + 180
+        last_shot = 0.0
+        while page.evaluate("document.body.dataset.yourTurn") != "true" and not page.locator("#result").count():
+            assert time.time() < deadline, "the decision never opened"
+            if (shots < 6 and time.time() - last_shot > 1.2 and page.evaluate("document.body.dataset.playing") == "1"
+                    and page.locator("#board .dice-mark, #board g.unit[data-moving]").count()):
+                page.locator("#board").screenshot(path=str(ARTIFACTS / f"ai-turn-{shots}.png"))
+                shots += 1
+                last_shot = time.time()
+            page.wait_for_timeout(150)
         v = api(server, f"/api/games/{gid}", token)
         if v["result"]:
             break
-        if v["observation"]["active"] == "blue":
-            pass
         actions = [a["action"] for a in v["actions"]]
         a = red_plan(actions, v["observation"], ordered)
         if a.startswith("play "):
@@ -164,7 +171,7 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                 moves = [e for e in blue if e["kind"] == "move" and e["data"].get("to") not in (None, "off")]
                 if rolls and moves:
                     for tgt, faces in rolls:
-                        hit = [d for d in seen["dice"] if d["faces"] == faces and d["t"] <= opened[0]]
+                        hit = [d for d in seen["dice"] if d["faces"] == faces and d["target"] == tgt and d["t"] <= opened[0]]
                         assert hit, f"the dice {faces} of the attack on {tgt} were not shown before the decision"
                     glides: dict[str, set[tuple[int, int]]] = {}
                     for m in seen["moving"]:
@@ -173,25 +180,11 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                     assert any(len(p) >= 2 for p in glides.values()), "no piece was seen between two positions"
                     checked_attack_turn = True
                     break
-        if v["observation"]["active"] == "red" and a == "end-battle":
-            pass
         act_in_page(page, a, v)
         if a.startswith("order "):
             ordered += 1
-        if a == "end-battle" or (a.startswith("attack") and shots < 1):
-            pass
-        # screenshots of the AI's turn while it is shown
-        if a in ("end-battle",) and shots < 6:
-            for k in range(3):
-                try:
-                    page.wait_for_function("document.body.dataset.playing === '1'", timeout=20000)
-                except Exception:
-                    break
-                time.sleep(0.8 + 1.2 * k)
-                page.locator("#board").screenshot(path=str(ARTIFACTS / f"ai-turn-{shots}.png"))
-                shots += 1
     assert checked_attack_turn, "no Blue turn with a move and an attack was seen"
-    assert shots >= 1
+    assert shots >= 2, "the sequence of Blue's turn was not photographed"
     assert not errors, errors
     ctx.close()
 

@@ -152,3 +152,25 @@ export class Player {
     document.body.dataset.playing = this.playing() ? "1" : "";
   }
 }
+
+/** Frames of a game whose board is drawn from words (An Honourable Victory!, the clan game):
+ * one a seat-visible event, naming the pieces the line names (``names`` finds them in its text),
+ * its dice, and the markers gathered so far (moved, fired or fought, losses) until the next
+ * decision. */
+export function textFrames(events, names, startMarks, ms = {}) {
+  let marks = startMarks ? JSON.parse(JSON.stringify(startMarks)) : {moved: [], fought: [], lost: {}};
+  const out = [];
+  for (const e of events) {
+    if (!e.text) continue;
+    const d = e.data || {};
+    if (e.kind === "turn" || e.kind === "initiative") marks = {moved: [], fought: [], lost: {}};
+    const who = names(e.text);
+    if (["move", "enter", "shift", "recoil", "evade", "withdraw", "deploy"].includes(e.kind) && who[0]) marks.moved.push(who[0]);
+    if (["fire", "attack", "engage", "combat", "resolve"].includes(e.kind)) marks.fought.push(...who);
+    if (e.kind === "losses" && who[0]) marks.lost[who[0]] = (marks.lost[who[0]] || 0) + (Number(d.lost) || 1);
+    const faces = Array.isArray(d.faces) ? d.faces.flat() : null;
+    out.push({caption: e.text, who, faces, kind: e.kind, ms: ms[e.kind] || (faces ? 1300 : 700),
+      marks: JSON.parse(JSON.stringify(marks))});
+  }
+  return out;
+}
