@@ -154,6 +154,27 @@ async function lobby() {
   }
 }
 
+/** "42.1%". */
+const pct = (p) => `${(100 * p).toFixed(1)}%`;
+
+/** The flag rows of an odds table (a lone Leader has none). */
+function flagRows(o) {
+  if (!o.flags || o.defender.type === "leader") return [];
+  return Object.entries(o.flags).filter(([k]) => k !== "0").map(([k, p]) => h("tr", {class: "flag-row"},
+    h("td", {}, `${k} flag${k === "1" ? "" : "s"}`), h("td", {}, pct(p)),
+    h("td", {}, h("span", {class: "bar flag", style: `width:${Math.round(p * 120)}px`}))));
+}
+
+/** One line of odds for a decision inside a combat ("Battle back: 4 dice · hit 80% · …"). */
+function oddsLine(label, o) {
+  const lone = o.defender.type === "leader";
+  return h("p", {class: "prompt-odds-line", "data-action": null, "data-odds-for": o.action},
+    h("b", {}, `${label}: `), `${o.attacker.name} (${o.attacker.hex}) against ${o.defender.name} (${o.defender.hex}), `,
+    `${o.dice} ${o.dice === 1 ? "die" : "dice"} · at least one hit ${pct(o.p_hit)}`,
+    lone ? ` · kills the Leader ${pct(o.p_eliminated)}`
+      : ` · hit or retreat ${pct(o.p_hit_or_retreat)} · eliminated ${pct(o.p_eliminated)} · expected hits ${o.expected_hits.toFixed(2)}`);
+}
+
 // -------------------------------------------------------------- game screen
 /** How long the page waits before passing for a person at a reaction window: always the same,
  * whatever the hand, so the timing reveals nothing. */
@@ -298,7 +319,9 @@ class GameScreen {
         o.defender.type === "leader" ? `kills the Leader ${(o.p_eliminated * 100).toFixed(1)}%`
           : `eliminates the ${o.defender.blocks}-block unit ${(o.p_eliminated * 100).toFixed(1)}%, expected hits ${o.expected_hits.toFixed(2)}`)
         : h("p", {}, "No odds for this action."),
-      o ? h("table", {}, ...rows) : null,
+      o && o.defender.type !== "leader" ? h("p", {id: "odds-retreat"}, `At least one flag ${pct(1 - (o.flags["0"] ?? 1))}; `,
+        `a hit or a flag (hit or retreat) ${pct(o.p_hit_or_retreat)}`) : null,
+      o ? h("table", {}, ...rows, ...flagRows(o)) : null,
       o ? h("p", {class: "muted"}, o.defender.type === "leader" ? `${o.note[0].toUpperCase()}${o.note.slice(1)}.` : `Odds ${o.note}.`) : null,
       h("div", {class: "actions"},
         h("button", {class: "primary", id: "confirm-attack", onclick: () => this.act(action)}, "Attack! (Enter)"),
@@ -437,6 +460,7 @@ class GameScreen {
     this.oddsBox.hidden = !this.pending;
 
     this.autoPass(v, replaying || showing);
+    if (!replaying && !showing) this.promptOdds(v, actions);
 
     // log
     this.logBox.hidden = !this.showLog;
@@ -462,6 +486,32 @@ class GameScreen {
 
     // replay
     if (v.result) this.renderReplay(); else this.replayBox.hidden = true;
+  }
+
+  /** On a decision inside a combat (inspiration, First Strike, a Dragon card's window, battle
+   * back), the odds of the combat each choice leads to, with the dice as they stand now. */
+  async promptOdds(v, actions) {
+    const p = (v.observation && v.observation.pending) || {};
+    if (v.view !== "cc" || !v.your_turn || p.decision !== "combat") return;
+    const asked = actions.filter((a) => /^(battle-back|inspire|no-inspire|first-strike)\b/.test(a) || a === "pass");
+    if (!asked.length) return;
+    const box = h("div", {id: "prompt-odds", class: "prompt-odds"}, h("h3", {}, "The odds"));
+    this.actionsBox.append(box);
+    const label = (a) => (this.view.label && this.view.label(a)) || humanize(a);
+    const key = `${v.version}`;
+    this.oddsCache = this.oddsCache && this.oddsCache.key === key ? this.oddsCache : {key, odds: {}};
+    for (const a of asked) {
+      let o = this.oddsCache.odds[a];
+      if (o === undefined) {
+        try { o = await api(`/api/games/${this.gameId}/odds?action=${encodeURIComponent(a)}`, {token: this.token}); }
+        catch (e) { o = null; }
+        this.oddsCache.odds[a] = o;
+      }
+      if (!this.v || this.v.version !== v.version || !box.isConnected) return;
+      const passText = ["react", "after_def", "hollow"].includes(p.step) ? "If you pass, the attack on you"
+        : "Your attack as it stands";
+      if (o) box.append(oddsLine(a === "pass" ? passText : label(a), o));
+    }
   }
 
   /** The kind of reaction window the seat is at ("cc:dragon:declare", "cc:combat:react"), or
