@@ -366,8 +366,8 @@ def odds(
         how.append("+1 inspired")
     if b["cards"]:
         how.append(f"+{b['cards']} from cards")
-    c.print(f"[bold]{attacker}[/] on {r['attacker_on']} attacks [bold]{defender}[/] on {r['defender_on']} {where}: "
-            f"[bold]{r['dice']}[/] dice ({', '.join(how)})")
+    c.print(f"[bold]{r['attacker']}[/] on {r['attacker_on']} attacks [bold]{r['defender']}[/] on {r['defender_on']} {where}: "
+            f"[bold]{r['dice']}[/] {'die' if r['dice'] == 1 else 'dice'} ({', '.join(how)})")
     for title, key in (("hits", "hits"), ("flags", "flags"), ("Honor & Fortune collected", "honor")):
         t = Table(title, "probability", "", title=None, box=None, pad_edge=False)
         for k, p in r[key].items():

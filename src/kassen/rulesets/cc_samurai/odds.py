@@ -54,6 +54,9 @@ def attack_odds(
     """
     t = load_tables(edition)
     units = t.units
+    by_case = {code.lower(): code for code in units}  # unit codes in any case: sspc is SSpC
+    attacker = by_case.get(attacker.strip().lower(), attacker)
+    defender = by_case.get(defender.strip().lower(), defender)
     if attacker not in units:
         raise KassenError(f"unknown attacker {attacker!r}; codes: {', '.join(units)}")
     if defender not in units:

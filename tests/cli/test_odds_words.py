@@ -1,0 +1,27 @@
+"""``kassen odds`` (issue 30, item 6): unit codes in any case, and "1 die" for one die."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from kassen.cli.main import app
+
+runner = CliRunner()
+
+
+def test_kassen_odds_takes_unit_codes_in_any_case() -> None:
+    lower = json.loads(runner.invoke(app, ["odds", "--attacker", "sspc", "--defender", "asp", "--json"]).output)
+    exact = json.loads(runner.invoke(app, ["odds", "--attacker", "SSpC", "--defender", "ASp", "--json"]).output)
+    assert lower == exact and lower["attacker"] == "SSpC" and lower["defender"] == "ASp"
+    r = runner.invoke(app, ["odds", "--attacker", "xx", "--defender", "ASp"])
+    assert r.exit_code != 0 and "unknown attacker 'xx'" in r.output
+
+
+def test_kassen_odds_says_1_die() -> None:
+    """Arquebusiers at range 4 roll one die."""
+    text = " ".join(runner.invoke(app, ["odds", "--attacker", "aa", "--defender", "ASp", "--ranged",
+                                        "--range", "4"]).output.split())
+    assert "AA on countryside attacks ASp on countryside at range 4: 1 die (" in text
+    assert "1 dice" not in text
