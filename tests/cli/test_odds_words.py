@@ -25,3 +25,16 @@ def test_kassen_odds_says_1_die() -> None:
                                         "--range", "4"]).output.split())
     assert "AA on countryside attacks ASp on countryside at range 4: 1 die (" in text
     assert "1 dice" not in text
+
+
+def test_kassen_scenarios_never_cuts_an_id_at_80_columns() -> None:
+    """Issue 30, item 6: the other columns wrap; every scenario id is printed whole."""
+    from kassen.rulesets.registry import GAMES, load_game
+
+    out = runner.invoke(app, ["scenarios"], env={"COLUMNS": "80"}).output
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert "…" not in out
+    for gid in GAMES:
+        assert gid in out
+        for sid in load_game(gid).scenarios():
+            assert sid in out, sid

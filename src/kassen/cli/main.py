@@ -51,7 +51,8 @@ def _main(
 def console() -> Console:
     from rich.console import Console
 
-    wide = None if sys.stdout.isatty() else 160
+    # a terminal's own width; piped, 160 columns unless COLUMNS says otherwise
+    wide = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160
     return Console(highlight=False, width=wide)
 
 
@@ -593,11 +594,22 @@ def scenarios(
     if as_json:
         sys.stdout.write(json.dumps(rows, indent=1) + "\n")
         return
-    t = Table("game", "id", "name", "year", "sides", "first", "banners")
-    for r in rows:
-        t.add_row(r["game"], r["id"], r["name"], str(r["year"] or "-"), " vs ".join(r["sides"]),
-                  r["first"] or "-", str(r["banners"] or "-"))
-    console().print(t)
+    # one table per game, titled with its id; the scenario id is what a person types: never
+    # cut (the other columns wrap around it, folding a long word rather than cutting it)
+    c = console()
+    for gid in game_ids:
+        mine = [r for r in rows if r["game"] == gid]
+        if not mine:
+            continue
+        t = Table("id", "name", "year", "sides", "first", "banners", title=gid, title_justify="left")
+        for col in t.columns:
+            col.overflow = "fold"
+        t.columns[0].no_wrap = True
+        t.columns[0].min_width = max(len(r["id"]) for r in mine)
+        for r in mine:
+            t.add_row(r["id"], r["name"], str(r["year"] or "-"), " vs ".join(r["sides"]),
+                      r["first"] or "-", str(r["banners"] or "-"))
+        c.print(t)
 
 
 @app.command()
