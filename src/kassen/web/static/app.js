@@ -260,6 +260,8 @@ class GameScreen {
     this.v = v;
     if (changed) this.pending = null;
     this.playEvents = (this.playEvents || []).concat(played);
+    // the log does not tell ahead of the board: while the steps are shown it stops before them
+    if (played.length && this.logUpTo == null) this.logUpTo = Math.min(...played.map((e) => e.at)) - 1;
     this.render();
   }
 
@@ -420,7 +422,9 @@ class GameScreen {
       status.push(h("span", {class: "muted", id: "undo-why"}, v.undo.text));
     }
     // while replaying, the log stops at the replayed step
-    const shownLog = replayingNow ? this.log.filter((e) => e.at <= this.replayStep) : this.log;
+    if (!showing) this.logUpTo = null;
+    const shownLog = replayingNow ? this.log.filter((e) => e.at <= this.replayStep)
+      : this.logUpTo != null ? this.log.filter((e) => e.at <= this.logUpTo) : this.log;
     const lastRoll = [...shownLog].reverse().find((e) => Array.isArray(e.data.faces));
     if (lastRoll) status.push(h("span", {class: "lastroll", id: "last-roll"}, "Last roll:", diceRow(lastRoll.data.faces)));
     fill(this.statusBox, ...status);

@@ -549,7 +549,7 @@ export function create(ctx) {
       items.push(h("h3", {}, "Drawn: keep one"), h("div", {class: "cards"}, ...obs.drawn.map((c) => {
         const a = `keep ${c.slug}`;
         return h("div", {class: `card${acts.has(a) ? " playable" : ""}`, "data-card": c.slug},
-          h("b", {}, c.name), h("span", {class: "meta"}, c.kind), h("span", {class: "cond"}, commandCondition(c)), h("span", {}, c.text),
+          h("b", {}, c.name), h("span", {class: "meta"}, c.kind), h("span", {class: "meta cond"}, commandCondition(c)), h("span", {}, c.text),
           acts.has(a) ? h("button", {onclick: () => ctx.act(a)}, "Keep") : null);
       })));
     }
@@ -560,7 +560,7 @@ export function create(ctx) {
         return h("div", {class: `card${ok ? " playable" : ""}`, "data-card": c.slug, tabindex: 0,
           title: `${c.name}: ${c.text}`},
           h("b", {}, c.name), h("span", {class: "meta"}, c.kind === "section" ? "section card" : c.kind),
-          h("span", {class: "cond", "data-cond": c.slug}, commandCondition(c)), h("span", {}, c.text),
+          h("span", {class: "meta cond", "data-cond": c.slug}, commandCondition(c)), h("span", {}, c.text),
           ok ? h("button", {class: "primary", "data-action": a, onclick: () => ctx.act(a)}, "Play") : null);
       })));
     }
@@ -570,7 +570,7 @@ export function create(ctx) {
         const disc = acts.has(`discard-dragon ${d.slug}`) ? `discard-dragon ${d.slug}` : null;
         return h("div", {class: `card dragon${plays.length ? " playable" : ""}`, "data-card": d.slug},
           h("b", {}, d.name), h("span", {class: "meta"}, `cost ${d.cost} Honor & Fortune`),
-          h("span", {class: "cond", "data-cond": d.slug}, dragonCondition(d)), h("span", {}, d.effect),
+          h("span", {class: "meta cond", "data-cond": d.slug}, dragonCondition(d)), h("span", {}, d.effect),
           ...plays.map((a) => h("button", {class: "primary", "data-action": a, onclick: () => ctx.act(a)},
             a === `dragon ${d.slug}` ? "Play" : `Play on ${targetText(a.split(" ").slice(2).join(" "), obs)}`)),
           disc ? h("button", {"data-action": disc, onclick: () => ctx.act(disc)}, "Discard for 1 Honor") : null);
@@ -610,8 +610,10 @@ export function create(ctx) {
       last = data;
       if (data.replaying) selected = null;
       if (data.events && data.events.length && from) {
+        // more steps while earlier ones are still shown: they go on from the end of the queue
         const prev = player.last();
-        player.push(buildFrames(from, data.events, prev ? prev.marks : emptyMarks()));
+        const start = prev && (player.playing() || player.more()) ? prev.board : from;
+        player.push(buildFrames(start, data.events, prev ? prev.marks : emptyMarks()));
       }
       draw();
       drawHand();

@@ -39,7 +39,7 @@ export class Player {
     this.fwdBtn = h("button", {id: "pb-fwd", title: "one step on", "aria-label": "one step on",
       onclick: () => this.step(1)}, "▶");
     this.skipBtn = h("button", {id: "pb-skip", title: "skip to the end", "aria-label": "skip to the end",
-      onclick: () => this.skip()}, "⏭");
+      onclick: () => this.skip()}, "»|");
     this.bar = h("div", {class: "playbar", id: "playbar"},
       h("div", {class: "pb-text"}, this.caption),
       h("div", {class: "pb-controls"}, this.count, this.backBtn, this.pauseBtn, this.fwdBtn, this.skipBtn,
