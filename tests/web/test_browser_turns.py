@@ -332,3 +332,51 @@ def test_no_raw_action_on_any_button(browser: Any, server: Server, ruleset: str)
     assert not bad, "\n".join(sorted(set(bad)))
     assert finished, f"{ruleset}: the game did not end in 15 minutes ({decisions} decisions)"
     ctx.close()
+
+
+def test_never_ask_me_at_a_kind_of_window_passes_for_the_person(browser: Any, server: Server) -> None:
+    """Two people; both draw Dragon cards whenever they may, until one of them is asked at a
+    reaction window (pass, or a card). The page waits for that person; ticking "never ask me"
+    for that kind of window makes the page pass for them, after its fixed delay."""
+    g = new_game(server, "cc-samurai", ["human", "human"])
+    gid = g["game_id"]
+    tokens = [s["token"] for s in g["seats"]]
+    rng = random.Random(5)
+    window = None
+    for _ in range(2500):
+        v0 = api(server, f"/api/games/{gid}?since=999999", tokens[0])
+        assert not v0["result"], "the battle ended before any reaction window"
+        mover = v0["to_move"]
+        v = v0 if mover == 0 else api(server, f"/api/games/{gid}?since=999999", tokens[mover])
+        actions = [a["action"] for a in v["actions"]]
+        if "pass" in actions and all(a == "pass" or a.startswith(("dragon ", "first-strike")) for a in actions):
+            window = (mover, v)
+            break
+        a = "draw-dragon" if "draw-dragon" in actions else walk_pick(rng, actions)
+        if a.startswith("dragon ") or a == "first-strike":
+            a = "pass" if "pass" in actions else a
+        api(server, f"/api/games/{gid}/actions?since=999999", tokens[mover], {"action": a, "at": v["version"]})
+    assert window is not None, "no reaction window came up"
+    seat, v = window
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.goto(f"{server.base}/game/{gid}#{tokens[seat]}")
+    page.wait_for_function(f"document.body.dataset.version === '{v['version']}' && "
+                           "document.body.dataset.yourTurn === 'true'", timeout=20000)
+    only_pass = [a["action"] for a in v["actions"]] == ["pass"]
+    if not only_pass:  # a card of this person's can be played here: the page asks and waits
+        page.wait_for_timeout(2500)
+        assert page.evaluate("document.body.dataset.version") == str(v["version"])
+        pref = page.locator("#autopass-pref")
+        assert pref.is_visible() and "pass automatically" in page.locator("#actions-panel .autopass").inner_text()
+        pref.check()
+        kind = pref.get_attribute("data-kind")
+        assert kind and kind.startswith("cc-samurai:")
+        assert page.evaluate("JSON.parse(localStorage.getItem('kassen.autopass'))") == [kind]
+    page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}", timeout=10000)
+    after = api(server, f"/api/games/{gid}?since={v['version'] + 1}", tokens[seat])
+    assert after["version"] > v["version"]
+    log = api(server, f"/api/games/{gid}?since={v['version']}", tokens[seat])["log"]
+    # it passed: no card was played at that window
+    assert not any(e["kind"] in ("dragon", "play") and e["at"] == v["version"] + 1 for e in log)
+    ctx.close()
