@@ -78,14 +78,14 @@ const MS = {turn: 500, play: 1600, dragon: 1600, order: 250, move: 650, retreat:
 /** The frames of events shown to this seat, starting from the board it saw. */
 export function buildFrames(start, events, startMarks) {
   const b = clone({units: start.units || [], leaders: start.leaders || []});
-  let marks = clone(startMarks);
+  const marks = clone(startMarks);
   let combat = null;
   const out = [];
   for (const e of events) {
     const d = e.data || {};
     let anim = null;
     switch (e.kind) {
-      case "turn": marks = emptyMarks(); combat = null; break;
+      case "turn": combat = null; break;  // the markers stay until this seat's next decision
       case "order": if (d.hex) marks.ordered.push(d.hex); break;
       case "move": case "retreat": case "leader_retreat": case "gain_ground":
         if (d.frm && d.to) {

@@ -158,12 +158,11 @@ export class Player {
  * its dice, and the markers gathered so far (moved, fired or fought, losses) until the next
  * decision. */
 export function textFrames(events, names, startMarks, ms = {}) {
-  let marks = startMarks ? JSON.parse(JSON.stringify(startMarks)) : {moved: [], fought: [], lost: {}};
+  const marks = startMarks ? JSON.parse(JSON.stringify(startMarks)) : {moved: [], fought: [], lost: {}};
   const out = [];
   for (const e of events) {
     if (!e.text) continue;
     const d = e.data || {};
-    if (e.kind === "turn" || e.kind === "initiative") marks = {moved: [], fought: [], lost: {}};
     const who = names(e.text);
     if (["move", "enter", "shift", "recoil", "evade", "withdraw", "deploy"].includes(e.kind) && who[0]) marks.moved.push(who[0]);
     if (["fire", "attack", "engage", "combat", "resolve"].includes(e.kind)) marks.fought.push(...who);
