@@ -384,3 +384,35 @@ def test_never_ask_me_at_a_kind_of_window_passes_for_the_person(browser: Any, se
     # it passed: no card was played at that window
     assert not any(e["kind"] in ("dragon", "play") and e["at"] == v["version"] + 1 for e in log)
     ctx.close()
+
+
+def test_clicking_a_piece_that_cannot_act_says_why(browser: Any, server: Server) -> None:
+    g = new_game(server, "cc-samurai", ["human", "human"])
+    gid, red = g["game_id"], g["seats"][0]["token"]
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
+    page = ctx.new_page()
+    page.goto(f"{server.base}/game/{gid}#{red}")
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'")
+    v = api(server, f"/api/games/{gid}", red)
+    plays = [a["action"] for a in v["actions"] if a["action"].startswith("play ")]
+    # a section card: the units of the other sections cannot take its orders
+    play = next((a for a in plays if a.endswith(("-left", "-right", "-center"))), plays[0])
+    page.locator(f'#command-cards button[data-action="{play}"]').click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}")
+    v = api(server, f"/api/games/{gid}", red)
+    while not any(a["action"].startswith("order ") for a in v["actions"]):  # a Dragon-card window first
+        api(server, f"/api/games/{gid}/actions", red, {"action": "pass", "at": v["version"]})
+        v = api(server, f"/api/games/{gid}", red)
+    page.wait_for_function(f"document.body.dataset.version === '{v['version']}' && "
+                           "document.body.dataset.yourTurn === 'true'", timeout=20000)
+    orderable = {a["action"].split()[1] for a in v["actions"] if a["action"].startswith("order ")}
+    units = v["observation"]["board"]["units"]
+    enemy = next(u["hex"] for u in units if u["side"] == "blue")
+    page.locator(f'#board g.unit[data-hex="{enemy}"]').click()
+    assert "enemy's" in page.locator("#messages").inner_text()
+    idle = next((u["hex"] for u in units if u["side"] == "red" and u["hex"] not in orderable), None)
+    assert idle is not None
+    page.locator(f'#board g.unit[data-hex="{idle}"]').click()
+    assert "cannot take an order" in page.locator("#messages").inner_text()
+    assert page.evaluate("document.body.dataset.version") == str(v["version"])  # nothing was done
+    ctx.close()

@@ -582,6 +582,7 @@ class GameScreen {
       main: this.mainBox, side: this.sideBox,
       gameId: this.gameId, token: this.token,
       act: (a) => screen.act(a),
+      say: (text) => screen.flash(text, true),
       tooltip: {
         show(content, ev) {
           fill(tooltipEl, content);

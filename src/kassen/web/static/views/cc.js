@@ -361,7 +361,7 @@ export function create(ctx) {
   }
 
   function click(name, ev) {
-    if (!last || last.replaying) return;
+    if (!last || last.replaying || pastFrame()) return;  // a past frame of the last turn: look only
     const {two, one} = index(last.actions);
     closeMenu();
     if (selected && two.has(selected)) {
@@ -385,6 +385,26 @@ export function create(ctx) {
     }
     selected = null;
     draw();
+    whyNot(name);
+  }
+
+  /** A click on a piece that has nothing to do now says why, in one line. */
+  function whyNot(name) {
+    const obs = last.obs || {};
+    if (!last.actions.length || !obs.you) return;
+    const b = obs.board || {};
+    const piece = (b.units || []).find((u) => u.hex === name) || (b.leaders || []).find((l) => l.hex === name);
+    if (!piece) return;
+    const acts = last.actions;
+    let why;
+    if (piece.side !== obs.you) why = `The ${piece.side} piece at ${name} is the enemy's: click one of your glowing pieces.`;
+    else if (acts.some((a) => a.startsWith("order "))) {
+      why = `The piece at ${name} cannot take an order from the card played (its section, type or symbol), or has one already.`;
+    } else if (acts.some((a) => a.startsWith("move "))) why = `The piece at ${name} has no move: only ordered pieces move, once.`;
+    else if (acts.some((a) => /^(attack|fire) /.test(a))) {
+      why = `The unit at ${name} cannot battle now: not ordered, already battled, no enemy in range, or it moved too far.`;
+    } else why = `Nothing to do with the piece at ${name} now: ${(obs.pending || {}).prompt || "see the decision panel"}`;
+    if (ctx.say) ctx.say(why);
   }
 
   /** A piece glides from where it was to where it went (never with reduced motion). */
