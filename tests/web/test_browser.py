@@ -218,6 +218,9 @@ def test_two_browsers_play_each_other_through_their_links(browser: Any, server: 
     name = card.get_attribute("data-action")
     card.click()
     pb.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=10000)  # live update, no reload
+    # Red's card is shown played on Blue's board first; the log then tells it (issue 30)
+    pb.wait_for_function("document.body.dataset.playing !== '1' && "
+                         "document.getElementById('log').innerText.includes('Red plays')", timeout=10000)
     assert pb.locator("#log").inner_text().count("Red plays") == 1
     assert red_hand and name
     pb.context.close()

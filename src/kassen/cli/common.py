@@ -5,6 +5,7 @@ through the registry and ``--option`` parsing. Commands of any module import the
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -25,7 +26,8 @@ USAGE, RUNTIME = 2, 1
 def console() -> Console:
     from rich.console import Console
 
-    wide = None if sys.stdout.isatty() else 160
+    # a terminal's own width; piped, 160 columns unless COLUMNS says otherwise
+    wide = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160
     return Console(highlight=False, width=wide)
 
 

@@ -367,8 +367,8 @@ def odds(
         how.append("+1 inspired")
     if b["cards"]:
         how.append(f"+{b['cards']} from cards")
-    c.print(f"[bold]{attacker}[/] on {r['attacker_on']} attacks [bold]{defender}[/] on {r['defender_on']} {where}: "
-            f"[bold]{r['dice']}[/] dice ({', '.join(how)})")
+    c.print(f"[bold]{r['attacker']}[/] on {r['attacker_on']} attacks [bold]{r['defender']}[/] on {r['defender_on']} {where}: "
+            f"[bold]{r['dice']}[/] {'die' if r['dice'] == 1 else 'dice'} ({', '.join(how)})")
     for title, key in (("hits", "hits"), ("flags", "flags"), ("Honor & Fortune collected", "honor")):
         t = Table(title, "probability", "", title=None, box=None, pad_edge=False)
         for k, p in r[key].items():
@@ -448,11 +448,22 @@ def scenarios(
     if as_json:
         sys.stdout.write(json.dumps(rows, indent=1) + "\n")
         return
-    t = Table("game", "id", "name", "year", "sides", "first", "banners")
-    for r in rows:
-        t.add_row(r["game"], r["id"], r["name"], str(r["year"] or "-"), " vs ".join(r["sides"]),
-                  r["first"] or "-", str(r["banners"] or "-"))
-    console().print(t)
+    # one table per game, titled with its id; the scenario id is what a person types: never
+    # cut (the other columns wrap around it, folding a long word rather than cutting it)
+    c = console()
+    for gid in game_ids:
+        mine = [r for r in rows if r["game"] == gid]
+        if not mine:
+            continue
+        t = Table("id", "name", "year", "sides", "first", "banners", title=gid, title_justify="left")
+        for col in t.columns:
+            col.overflow = "fold"
+        t.columns[0].no_wrap = True
+        t.columns[0].min_width = max(len(r["id"]) for r in mine)
+        for r in mine:
+            t.add_row(r["id"], r["name"], str(r["year"] or "-"), " vs ".join(r["sides"]),
+                      r["first"] or "-", str(r["banners"] or "-"))
+        c.print(t)
 
 
 @app.command()

@@ -54,6 +54,9 @@ def attack_odds(
     """
     t = load_tables(edition)
     units = t.units
+    by_case = {code.lower(): code for code in units}  # unit codes in any case: sspc is SSpC
+    attacker = by_case.get(attacker.strip().lower(), attacker)
+    defender = by_case.get(defender.strip().lower(), defender)
     if attacker not in units:
         raise KassenError(f"unknown attacker {attacker!r}; codes: {', '.join(units)}")
     if defender not in units:
@@ -128,6 +131,8 @@ def action_odds(state: Any, action: str) -> dict[str, Any] | None:
     (terrain, movement, cards in play) and the exact counts of :func:`combat.marginals`."""
 
     words = action.split()
+    if words and words[0] in PENDING_ODDS:
+        return _pending_odds(state, action)
     if len(words) != 3 or words[0] not in ("attack", "fire"):
         return None
     kind = "close" if words[0] == "attack" else "ranged"
@@ -180,4 +185,68 @@ def _lone_leader_odds(s: Any, action: str, kind: str, ah: Any, dh: Any) -> dict[
         "p_eliminated": p,
         "note": ("a bow scores no hit with a sword at range: he cannot be hit (Zvezda)" if blank else
                  "any sword kills him; flags do nothing: if he is not hit he retreats or commits seppuku"),
+    }
+
+
+#: decisions inside a combat whose odds are those of the combat they lead to (issue 30, item 2)
+PENDING_ODDS = frozenset({"inspire", "no-inspire", "battle-back", "first-strike", "pass", "dragon"})
+
+
+def _pending_odds(s: Any, action: str) -> dict[str, Any] | None:
+    """The odds of the combat a decision inside a combat leads to, with the dice as they stand
+    now (after inspiration, Dragon cards and First Strike already played): ``battle-back`` and
+    ``first-strike`` the defender's close combat against the attacker; ``inspire`` the attack
+    with one more die; ``no-inspire``, ``pass`` and a Dragon card's window the attack as it is."""
+    if not s.stack:
+        return None
+    cx = s.stack[-1]
+    if cx.get("t") != "combat":
+        return None
+    words = action.split()
+    try:
+        ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
+        if words[0] in ("battle-back", "first-strike"):
+            back_from = s.b.parse(words[1]) if len(words) > 1 else ah
+            if dh not in s.units or back_from not in s.units:
+                return None
+            n = int(s.combat_dice("close", dh, back_from, False))
+            who = "your battle back" if words[0] == "battle-back" else "your First Strike"
+            return _odds_dict(s, action, "close", dh, back_from, n, 0, f"{who}, before Leader inspiration and Dragon cards")
+        if dh not in s.units or ah not in s.units:
+            return None
+        atts = s._present_attackers(cx)
+        inspired = list(cx.get("inspired", []))
+        n = sum(int(s.combat_dice(cx["kind"], h, dh, s.name(h) in inspired)) for h in atts)
+        extra = 0
+        if words[0] == "inspire":
+            n += 1
+            extra = 1
+        n += int(cx.get("extra_dice", 0))
+        if "dice_override" in cx:
+            n = int(cx["dice_override"])
+        if "max_dice" in cx:
+            n = min(n, int(cx["max_dice"]))
+    except (KeyError, ValueError, AttributeError, IndexError):
+        return None
+    note = ("the attack with the Leader's inspiration (+1 die)" if extra else
+            "the attack as the dice stand now (inspiration and Dragon cards played so far counted)")
+    return _odds_dict(s, action, cx["kind"], ah, dh, n, len(inspired) + extra, note)
+
+
+def _odds_dict(s: Any, action: str, kind: str, ah: Any, dh: Any, n: int, inspired: int, note: str) -> dict[str, Any]:
+    au, du = s.units[ah], s.units[dh]
+    at, dt = s.ut(au), s.ut(du)
+    m = marginals(n, at, dt, kind, inspired)
+    hits, flags = m.p(m.hits), m.p(m.flags)
+    return {
+        "action": action, "kind": kind, "dice": n,
+        "attacker": {"hex": s.name(ah), "type": au.type, "name": at.name, "blocks": au.blocks},
+        "defender": {"hex": s.name(dh), "type": du.type, "name": dt.name, "blocks": du.blocks},
+        "hits": {str(k): hits[k] for k in sorted(hits)},
+        "flags": {str(k): flags[k] for k in sorted(flags)},
+        "expected_hits": sum(k * p for k, p in hits.items()),
+        "p_hit": sum(p for k, p in hits.items() if k > 0),
+        "p_hit_or_retreat": 1 - m.quiet / m.total,
+        "p_eliminated": m.p_at_least(m.hits, du.blocks),
+        "note": note,
     }

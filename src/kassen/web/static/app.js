@@ -1,7 +1,7 @@
 // The page: the lobby, and the game screen that drives any game through the JSON API.
 // Per-game drawing lives in views/<name>.js (views/cc.js for the C&C boards,
 // views/generic.js for every other game).
-import {ApiError, api, diceRow, fill, h, sideClass} from "./common.js";
+import {ApiError, api, diceRow, fill, h, humanize, sideClass} from "./common.js";
 
 const app = document.getElementById("app");
 const titleEl = document.getElementById("title");
@@ -154,7 +154,60 @@ async function lobby() {
   }
 }
 
+/** "42.1%". */
+const pct = (p) => `${(100 * p).toFixed(1)}%`;
+
+/** The flag rows of an odds table (a lone Leader has none). */
+function flagRows(o) {
+  if (!o.flags || o.defender.type === "leader") return [];
+  return Object.entries(o.flags).filter(([k]) => k !== "0").map(([k, p]) => h("tr", {class: "flag-row"},
+    h("td", {}, `${k} flag${k === "1" ? "" : "s"}`), h("td", {}, pct(p)),
+    h("td", {}, h("span", {class: "bar flag", style: `width:${Math.round(p * 120)}px`}))));
+}
+
+/** One line of odds for a decision inside a combat ("Battle back: 4 dice · hit 80% · …"). */
+function oddsLine(label, o) {
+  const lone = o.defender.type === "leader";
+  return h("p", {class: "prompt-odds-line", "data-action": null, "data-odds-for": o.action},
+    h("b", {}, `${label}: `), `${o.attacker.name} (${o.attacker.hex}) against ${o.defender.name} (${o.defender.hex}), `,
+    `${o.dice} ${o.dice === 1 ? "die" : "dice"} · at least one hit ${pct(o.p_hit)}`,
+    lone ? ` · kills the Leader ${pct(o.p_eliminated)}`
+      : ` · hit or retreat ${pct(o.p_hit_or_retreat)} · eliminated ${pct(o.p_eliminated)} · expected hits ${o.expected_hits.toFixed(2)}`);
+}
+
 // -------------------------------------------------------------- game screen
+/** How long the page waits before passing for a person at a reaction window: always the same,
+ * whatever the hand, so the timing reveals nothing. */
+const AUTO_PASS_MS = 900;
+const AUTO_KEY = "kassen.autopass";
+function autoPassPrefs() {
+  try { return new Set(JSON.parse(localStorage.getItem(AUTO_KEY) || "[]")); } catch (e) { return new Set(); }
+}
+function setAutoPass(kind, on) {
+  const s = autoPassPrefs();
+  if (on) s.add(kind); else s.delete(kind);
+  localStorage.setItem(AUTO_KEY, JSON.stringify([...s]));
+}
+const WINDOW_WORDS = {
+  "with-command": "with your Command card", "after-enemy-command": "after the enemy's Command card",
+  "movement": "during your movement", "declare": "when an enemy declares close combat",
+  "before-roll": "before your roll", "after-roll": "after your roll", "after-enemy-roll": "after the enemy's roll",
+  "before-back": "before battle back", "end": "at the end of your turn", "insult": "when the enemy moves a Leader",
+  "enemy-success": "after an enemy's successful close combat",
+};
+/** A window kind in words: "cc-samurai:dragon:after-enemy-command" -> "Dragon cards after the enemy's Command card". */
+function windowWords(kind) {
+  const [, what, step] = kind.split(":");
+  if (what === "dragon") return `Dragon cards ${WINDOW_WORDS[step] || step}`;
+  if (what === "combat") {
+    return {react: "First Strike or a Dragon card when attacked", prep: "Dragon cards before your roll",
+      after_att: "Dragon cards after your roll", after_def: "Dragon cards after the enemy's roll",
+      hollow: "Dragon cards when driven from a hex"}[step] || "Dragon cards in combat";
+  }
+  if (what === "end") return "Dragon cards at the end of your turn";
+  return "this reaction window";
+}
+
 class GameScreen {
   constructor(gameId, token) {
     this.gameId = gameId;
@@ -164,6 +217,7 @@ class GameScreen {
     this.viewMod = null;
     this.pending = null; // attack proposed, waiting for confirmation
     this.replayStep = null;
+    this.ownUpTo = -1;  // the history entries made by this page's own actions
     this.busy = false;
     this.showLog = true;
   }
@@ -194,15 +248,20 @@ class GameScreen {
   async load(full) {
     const since = full || !this.v ? 0 : this.v.version + 1;
     const v = await api(`/api/games/${this.gameId}?since=${since}`, {token: this.token});
-    this.apply(v);
+    // what happened since the last view, not by this page's own action: played out on the board
+    this.apply(v, !full && this.v ? v.log.filter((e) => e.at > this.v.version && e.at > this.ownUpTo) : []);
   }
 
-  apply(v) {
+  apply(v, played = []) {
     if (v.log_since === 0) this.log = v.log;
     else this.log = this.log.filter((e) => e.at < v.log_since).concat(v.log);
     const changed = !this.v || this.v.version !== v.version;
+    if (this.v && v.version < this.v.version) played = [];  // an undo: nothing to play out
     this.v = v;
     if (changed) this.pending = null;
+    this.playEvents = (this.playEvents || []).concat(played);
+    // the log does not tell ahead of the board: while the steps are shown it stops before them
+    if (played.length && this.logUpTo == null) this.logUpTo = Math.min(...played.map((e) => e.at)) - 1;
     this.render();
   }
 
@@ -214,9 +273,11 @@ class GameScreen {
     if (ask) { this.askConfirm(action, ask); return; }
     this.busy = true;
     this.pending = null;
+    if (this.view && this.view.decided) this.view.decided();  // the last turn's trails and markers go
     try {
       const v = await api(`/api/games/${this.gameId}/actions?since=${this.v.version + 1}`,
         {method: "POST", token: this.token, body: {action, at: this.v.version}});
+      this.ownUpTo = Math.max(this.ownUpTo, v.version);
       this.apply(v);
     } catch (e) {
       if (e.status === 409) await this.load(true).catch(() => {});
@@ -260,7 +321,9 @@ class GameScreen {
         o.defender.type === "leader" ? `kills the Leader ${(o.p_eliminated * 100).toFixed(1)}%`
           : `eliminates the ${o.defender.blocks}-block unit ${(o.p_eliminated * 100).toFixed(1)}%, expected hits ${o.expected_hits.toFixed(2)}`)
         : h("p", {}, "No odds for this action."),
-      o ? h("table", {}, ...rows) : null,
+      o && o.defender.type !== "leader" ? h("p", {id: "odds-retreat"}, `At least one flag ${pct(1 - (o.flags["0"] ?? 1))}; `,
+        `a hit or a flag (hit or retreat) ${pct(o.p_hit_or_retreat)}`) : null,
+      o ? h("table", {}, ...rows, ...flagRows(o)) : null,
       o ? h("p", {class: "muted"}, o.defender.type === "leader" ? `${o.note[0].toUpperCase()}${o.note.slice(1)}.` : `Odds ${o.note}.`) : null,
       h("div", {class: "actions"},
         h("button", {class: "primary", id: "confirm-attack", onclick: () => this.act(action)}, "Attack! (Enter)"),
@@ -318,9 +381,18 @@ class GameScreen {
     const mod = await this.ensureView(v.view);
     titleEl.textContent = `${v.game_name}: ${v.scenario_name || ""} — ${v.watching ? "watching" : `you are ${v.seat_name}`}`;
     document.body.dataset.version = String(v.version);
-    document.body.dataset.yourTurn = String(v.your_turn);
     document.body.dataset.pending = this.pending || "";
     if (!this.root) this.build(mod);
+    const replaying = this.replayStep !== null;
+    const obs = replaying ? this.replayObs : v.observation;
+    const events = replaying ? (this.replayPlay || []) : (this.playEvents || []);
+    this.playEvents = [];
+    this.replayPlay = [];
+    this.view.render({obs, actions: replaying ? [] : v.actions.map((a) => a.action), view: v, replaying, events});
+    // while the other side's turn is played out, the decision waits for it
+    const showing = !!(this.view.playing && this.view.playing());
+    const actions = replaying || showing ? [] : v.actions.map((a) => a.action);
+    document.body.dataset.yourTurn = String(v.your_turn && !showing);
     // status
     const pend = v.observation && v.observation.pending;
     const react = v.your_turn && v.actions.some((a) => a.action.startsWith("dragon ") || a.action === "first-strike");
@@ -334,6 +406,8 @@ class GameScreen {
       status.push(h("span", {class: "result", id: "result"},
         v.result.winner_name ? `${v.result.winner_name} wins (${v.result.reason})` : `Draw (${v.result.reason})`,
         v.watching ? "" : v.result.winner === v.seat ? " — Victory!" : v.result.winner !== null ? " — Defeat." : ""));
+    } else if (showing) {
+      status.push(h("span", {class: "prompt", id: "prompt"}, "The other side's turn, on the board…"));
     } else if (v.your_turn) {
       status.push(h("span", {class: `prompt mine${react ? " react" : ""}`, id: "prompt"}, v.prompt || "Your move"));
     } else {
@@ -348,20 +422,18 @@ class GameScreen {
       status.push(h("span", {class: "muted", id: "undo-why"}, v.undo.text));
     }
     // while replaying, the log stops at the replayed step
-    const shownLog = replayingNow ? this.log.filter((e) => e.at <= this.replayStep) : this.log;
+    if (!showing) this.logUpTo = null;
+    const shownLog = replayingNow ? this.log.filter((e) => e.at <= this.replayStep)
+      : this.logUpTo != null ? this.log.filter((e) => e.at <= this.logUpTo) : this.log;
     const lastRoll = [...shownLog].reverse().find((e) => Array.isArray(e.data.faces));
     if (lastRoll) status.push(h("span", {class: "lastroll", id: "last-roll"}, "Last roll:", diceRow(lastRoll.data.faces)));
     fill(this.statusBox, ...status);
 
     // the view draws the board and cards
-    const replaying = this.replayStep !== null;
-    const obs = replaying ? this.replayObs : v.observation;
-    const actions = replaying ? [] : v.actions.map((a) => a.action);
-    this.view.render({obs, actions, view: v, replaying});
 
     // actions panel
     const claimed = replaying ? new Set() : this.view.claims(actions);
-    const buttons = v.actions.filter((a) => !claimed.has(a.action));
+    const buttons = showing ? [] : v.actions.filter((a) => !claimed.has(a.action));
     this.numbered = buttons.slice(0, 9).map((a) => a.action);
     const groups = new Map();
     for (const a of buttons) {
@@ -373,7 +445,7 @@ class GameScreen {
       const i = this.numbered.indexOf(a.action);
       return h("button", {"data-action": a.action, onclick: () => this.act(a.action)},
         i >= 0 ? h("span", {class: "num"}, String(i + 1)) : null,
-        (this.view.label && this.view.label(a.action)) || a.text || a.action);
+        (this.view.label && this.view.label(a.action)) || humanize(a.action, a.text));
     };
     const items = [];
     for (const [k, list] of groups) {
@@ -383,11 +455,16 @@ class GameScreen {
     const all = actions.length && claimed.size ? h("details", {class: "all-actions"},
       h("summary", {}, `All ${actions.length} legal actions`), h("div", {}, ...v.actions.map(btn))) : null;
     fill(this.actionsBox, 
-      h("h2", {}, v.your_turn ? "Your decision" : "Actions"),
-      v.your_turn ? (this.view.hint ? h("p", {class: "muted"}, this.view.hint(actions)) : null)
+      h("h2", {}, v.your_turn && !showing ? "Your decision" : "Actions"),
+      showing ? h("p", {class: "muted", id: "showing-note"}, "The other side's moves are being shown on the board ",
+        "(pace, pause and skip above the board).")
+        : v.your_turn ? (this.view.hint ? h("p", {class: "muted"}, this.view.hint(actions)) : null)
         : h("p", {class: "muted"}, v.result ? "The battle is over." : "Not your move: the board updates by itself."),
       h("div", {class: "actions", id: "actions"}, ...items), all);
     this.oddsBox.hidden = !this.pending;
+
+    this.autoPass(v, replaying || showing);
+    if (!replaying && !showing) this.promptOdds(v, actions);
 
     // log
     this.logBox.hidden = !this.showLog;
@@ -415,6 +492,76 @@ class GameScreen {
     if (v.result) this.renderReplay(); else this.replayBox.hidden = true;
   }
 
+  /** On a decision inside a combat (inspiration, First Strike, a Dragon card's window, battle
+   * back), the odds of the combat each choice leads to, with the dice as they stand now. */
+  async promptOdds(v, actions) {
+    const p = (v.observation && v.observation.pending) || {};
+    if (v.view !== "cc" || !v.your_turn || p.decision !== "combat") return;
+    const asked = actions.filter((a) => /^(battle-back|inspire|no-inspire|first-strike)\b/.test(a) || a === "pass");
+    if (!asked.length) return;
+    const box = h("div", {id: "prompt-odds", class: "prompt-odds"}, h("h3", {}, "The odds"));
+    this.actionsBox.append(box);
+    const label = (a) => (this.view.label && this.view.label(a)) || humanize(a);
+    const key = `${v.version}`;
+    this.oddsCache = this.oddsCache && this.oddsCache.key === key ? this.oddsCache : {key, odds: {}};
+    for (const a of asked) {
+      let o = this.oddsCache.odds[a];
+      if (o === undefined) {
+        try { o = await api(`/api/games/${this.gameId}/odds?action=${encodeURIComponent(a)}`, {token: this.token}); }
+        catch (e) { o = null; }
+        this.oddsCache.odds[a] = o;
+      }
+      if (!this.v || this.v.version !== v.version || !box.isConnected) return;
+      const passText = ["react", "after_def", "hollow"].includes(p.step) ? "If you pass, the attack on you"
+        : "Your attack as it stands";
+      if (o) box.append(oddsLine(a === "pass" ? passText : label(a), o));
+    }
+  }
+
+  /** The kind of reaction window the seat is at ("cc:dragon:declare", "cc:combat:react"), or
+   * null: a decision where passing is legal and every other action plays a card. */
+  windowKind(v) {
+    const acts = v.actions.map((a) => a.action);
+    if (!v.your_turn || !acts.includes("pass")) return null;
+    if (!acts.every((a) => a === "pass" || /^(dragon|first-strike)\b/.test(a))) return null;
+    const p = (v.observation && v.observation.pending) || {};
+    const kind = p.decision === "dragon" ? `dragon:${p.w || ""}` : p.decision ? `${p.decision}:${p.step || ""}` : "window";
+    return `${v.ruleset}:${kind}`;
+  }
+
+  /** Pass by itself where passing is the seat's only legal action at a reaction window, or where
+   * the person asked never to be asked at this kind of window; always after the same fixed delay
+   * (AUTO_PASS_MS), so the moment the window closes tells the other side nothing about the hand. */
+  autoPass(v, replaying) {
+    const kind = replaying || v.result ? null : this.windowKind(v);
+    const only = kind && v.actions.length === 1;
+    const prefs = autoPassPrefs();
+    const wanted = kind && (only || prefs.has(kind)) && !this.autoPassCancelled?.has(`${kind}@${v.version}`);
+    if (kind) {  // the preference, offered at every window of that kind
+      this.actionsBox.append(h("p", {class: "autopass"}, h("label", {},
+        h("input", {type: "checkbox", id: "autopass-pref", "data-kind": kind, checked: prefs.has(kind),
+          onchange: (e) => { setAutoPass(kind, e.target.checked); this.render(); }}),
+        ` Never ask me here (${windowWords(kind)}): pass automatically`)));
+    }
+    if (!wanted) { clearTimeout(this.autoTimer); this.autoAt = null; return; }
+    this.actionsBox.append(h("p", {class: "muted", id: "autopass-note"},
+      only ? "No card of yours can be played here: passing for you in a moment."
+        : "Passing for you in a moment (your preference for this kind of window). ",
+      only ? null : h("button", {id: "autopass-stop", onclick: () => {
+        (this.autoPassCancelled ||= new Set()).add(`${kind}@${v.version}`);
+        clearTimeout(this.autoTimer); this.autoAt = null; this.render();
+      }}, "Let me decide this time")));
+    if (this.autoAt === v.version) return;
+    this.autoAt = v.version;
+    clearTimeout(this.autoTimer);
+    this.autoTimer = setTimeout(() => {
+      if (this.v && this.v.version === v.version && this.v.your_turn && this.autoAt === v.version) {
+        this.autoAt = null;
+        this.act("pass");
+      }
+    }, AUTO_PASS_MS);
+  }
+
   build(mod) {
     this.statusBox = h("div", {class: "panel status", id: "status"});
     this.msgBox = h("div", {id: "messages"});
@@ -435,6 +582,7 @@ class GameScreen {
       main: this.mainBox, side: this.sideBox,
       gameId: this.gameId, token: this.token,
       act: (a) => screen.act(a),
+      say: (text) => screen.flash(text, true),
       tooltip: {
         show(content, ev) {
           fill(tooltipEl, content);
@@ -477,6 +625,9 @@ class GameScreen {
   async goto(step) {
     try {
       const r = await api(`/api/games/${this.gameId}/replay?step=${step}`, {token: this.token});
+      const was = this.replayStep === null ? this.v.version : this.replayStep;
+      // one step on: its events are played out on the board, as in the game
+      this.replayPlay = r.step === was + 1 ? r.events : [];
       this.replayStep = r.step;
       this.replayObs = r.observation;
       this.replayAction = r.action;

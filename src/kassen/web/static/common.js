@@ -109,3 +109,12 @@ export function fill(el, ...children) {
   el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
   return el;
 }
+
+/** Words for an action the game's view has no label for: its describe_action text when that
+ * says more than the action, else the action's words ("no-battle-back" -> "No battle back"). */
+export function humanize(action, text) {
+  if (text && text !== action) return text[0].toUpperCase() + text.slice(1);
+  const words = String(action).split(" ").map((w) => (/^[a-z]+(-[a-z]+)+$/.test(w) ? w.replace(/-/g, " ") : w));
+  const out = words.join(" ");
+  return out[0].toUpperCase() + out.slice(1);
+}

@@ -1,6 +1,7 @@
 // The Commands & Colors hex battlefield (cc-samurai, cc-samurai-zvezda) as SVG, the player's
 // Command and Dragon cards, and the standing. Drawn from the observation alone.
-import {fill, h, hexesOf, s, sideClass} from "../common.js";
+import {dieSvg, fill, h, hexesOf, s, sideClass} from "../common.js";
+import {Player, reducedMotion} from "./playback.js";
 
 const R = 30;                       // hex radius
 const W = Math.sqrt(3) * R;         // hex width
@@ -27,6 +28,173 @@ const TERRAIN = {
 const SIDE_FILL = {red: "#b3342b", blue: "#2a5db0"};
 const SYMBOL_FILL = {square: "#b3342b", triangle: "#2a5db0", circle: "#2f7d3a", swords: "#444"};
 const LEADER_TEXT = {foot: "Foot Leader", mounted: "Mounted Leader", commander: "Army Commander"};
+
+function paceFactor() { return {slow: 2, normal: 1, fast: 0.4, instant: 0}[localStorage.getItem("kassen.pace") || "normal"] ?? 1; }
+
+// ------------------------------------------------------------ the other side's turn, as frames
+function emptyMarks() { return {trails: [], attacks: [], dice: {}, lost: {}, gone: [], moved: [], ordered: [], banner: null}; }
+
+const clone = (x) => JSON.parse(JSON.stringify(x));
+
+/** Move whatever stands at ``frm`` to ``to`` on a board copy (a unit with its Leader when the
+ * line says so; a Leader joining a unit). */
+function movePiece(b, frm, to, text) {
+  const u = b.units.find((x) => x.hex === frm);
+  const lone = b.leaders.find((x) => x.hex === frm);
+  if (to === "off") {
+    b.units = b.units.filter((x) => x !== u);
+    b.leaders = b.leaders.filter((x) => x !== lone);
+    return;
+  }
+  const there = b.leaders.find((x) => x.hex === to);
+  // "Red foot Leader moves Q2 to N1": a Leader leaves the unit it was with
+  const leaderOnly = /^\S+ (foot Leader|mounted Leader|Army Commander) (moves|retreats)/.test(text || "");
+  if (u && leaderOnly && u.leader) {
+    const kind = u.leader;
+    u.leader = null;
+    const joined = b.units.find((x) => x.hex === to);
+    if (joined) joined.leader = kind; else b.leaders.push({hex: to, kind, side: u.side});
+    return;
+  }
+  if (u) {
+    const carried = u.leader && / with (its|the) /.test(text || "");
+    if (u.leader && !carried) { b.leaders.push({hex: frm, kind: u.leader, side: u.side}); u.leader = null; }
+    u.hex = to;
+    if (there && there.side === u.side) { u.leader = there.kind; b.leaders = b.leaders.filter((x) => x !== there); }
+  } else if (lone) {
+    const joined = b.units.find((x) => x.hex === to);
+    if (joined) { joined.leader = lone.kind; b.leaders = b.leaders.filter((x) => x !== lone); } else lone.hex = to;
+  } else {
+    const carrier = b.units.find((x) => x.hex === frm && x.leader);
+    if (carrier) carrier.hex = to;
+  }
+}
+
+const MS = {turn: 500, play: 1600, dragon: 1600, order: 250, move: 650, retreat: 650, leader_retreat: 650, gain_ground: 650,
+  combat: 600, roll: 1300, reroll: 900, score: 700, flags: 700, blocks: 700, eliminated: 900, leader_killed: 900,
+  seppuku: 900, leader_off: 700, exit: 700, banner: 1100, victory: 1200, tent: 800, turncoat: 800, first_strike: 1200,
+  casualty_check: 1000, lack_of_honor: 900, challenge: 900};
+
+/** The frames of events shown to this seat, starting from the board it saw. */
+export function buildFrames(start, events, startMarks) {
+  const b = clone({units: start.units || [], leaders: start.leaders || []});
+  const marks = clone(startMarks);
+  let combat = null;
+  const out = [];
+  for (const e of events) {
+    const d = e.data || {};
+    let anim = null;
+    switch (e.kind) {
+      case "turn": combat = null; break;  // the markers stay until this seat's next decision
+      case "order": if (d.hex) marks.ordered.push(d.hex); break;
+      case "move": case "retreat": case "leader_retreat": case "gain_ground":
+        if (d.frm && d.to) {
+          movePiece(b, d.frm, d.to, e.text);
+          if (d.to !== "off") {
+            anim = {frm: d.frm, to: d.to};
+            marks.trails.push({frm: d.frm, to: d.to, kind: e.kind === "move" ? "move" : e.kind === "gain_ground" ? "advance" : "retreat"});
+            marks.moved.push(d.to);
+            marks.ordered = marks.ordered.map((x) => (x === d.frm ? d.to : x));
+          } else marks.gone.push(d.frm);
+          if (combat && combat.tgt === d.frm && e.kind !== "move") combat = {...combat, tgt: d.to};
+        }
+        break;
+      case "combat":
+        combat = {att: d.att, tgt: d.tgt, kind: d.kind};
+        marks.attacks.push({att: d.att, tgt: d.tgt, kind: d.kind});
+        delete marks.dice[d.tgt];
+        break;
+      case "roll": case "reroll": case "casualty_check":
+        if (combat && Array.isArray(d.faces)) {
+          marks.dice[combat.tgt] = e.kind === "reroll" ? [...(marks.dice[combat.tgt] || []), ...d.faces.flat()] : d.faces.flat();
+        }
+        break;
+      case "blocks":
+        if (d.hex) {
+          const u = b.units.find((x) => x.hex === d.hex);
+          if (u && typeof d.left === "number") u.blocks = d.left;
+          marks.lost[d.hex] = (marks.lost[d.hex] || 0) + (d.lost || 1);
+        }
+        break;
+      case "eliminated": case "exit": case "surrender":
+        if (d.hex) {
+          const u = b.units.find((x) => x.hex === d.hex);
+          if (u && u.leader && e.kind === "eliminated") b.leaders.push({hex: d.hex, kind: u.leader, side: u.side});
+          b.units = b.units.filter((x) => x !== u);
+          marks.gone.push(d.hex);
+        }
+        break;
+      case "leader_killed": case "seppuku": case "leader_off":
+        if (d.hex) {
+          const u = b.units.find((x) => x.hex === d.hex);
+          if (u) u.leader = null;
+          b.leaders = b.leaders.filter((x) => x.hex !== d.hex);
+          marks.gone.push(d.hex);
+        }
+        break;
+      case "banner": marks.banner = e.text; break;
+      default: break;
+    }
+    const ms = MS[e.kind];
+    if (!ms || !e.text) continue;  // nothing to see: its change shows with the next frame
+    out.push({board: clone(b), marks: clone(marks), caption: e.text, anim, ms, kind: e.kind,
+      card: e.kind === "play" || e.kind === "dragon" ? e.text : null});
+  }
+  return out;
+}
+
+/** Trails, attack lines, dice by their targets, lost blocks and removals, over the board. */
+function markLayer(m, at) {
+  const g = s("g", {class: "marks", id: "marks", "pointer-events": "none"});
+  for (const t of m.trails) {
+    const a = at(t.frm), b = at(t.to);
+    if (!a || !b) continue;
+    g.append(s("line", {class: `trail trail-${t.kind}`, "data-trail": `${t.frm}>${t.to}`, x1: a[0], y1: a[1], x2: b[0], y2: b[1],
+      stroke: t.kind === "retreat" ? "#7a2e1c" : "#222", "stroke-width": 3, "stroke-opacity": 0.55,
+      "stroke-dasharray": t.kind === "retreat" ? "5 4" : null, "marker-end": "url(#arrow)"}));
+    g.append(s("circle", {cx: a[0], cy: a[1], r: 4, fill: "#222", "fill-opacity": 0.45}));
+  }
+  for (const t of m.attacks) {
+    const a = at(t.att), b = at(t.tgt);
+    if (!a || !b) continue;
+    g.append(s("line", {class: "attack-line", "data-attack": `${t.att}>${t.tgt}`, x1: a[0], y1: a[1], x2: b[0], y2: b[1],
+      stroke: "#d0201a", "stroke-width": 3.5, "stroke-opacity": 0.7, "stroke-dasharray": t.kind === "ranged" ? "2 5" : null,
+      "marker-end": "url(#arrow-red)"}));
+  }
+  for (const hx of new Set(m.moved)) {
+    const p = at(hx);
+    if (p) g.append(s("circle", {class: "moved-mark", "data-moved": hx, cx: p[0] - 22, cy: p[1] - 16, r: 6, fill: "#fff", stroke: "#222", "stroke-width": 1.5}));
+  }
+  for (const [hx, n] of Object.entries(m.lost)) {
+    const p = at(hx);
+    if (p) g.append(s("text", {class: "lost-mark", "data-lost": hx, x: p[0] + 16, y: p[1] + 24, "font-size": 13, "font-weight": 700,
+      fill: "#d0201a", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke"}, `−${n}`));
+  }
+  for (const hx of new Set(m.gone)) {
+    const p = at(hx);
+    if (p) g.append(s("text", {class: "gone-mark", "data-gone": hx, x: p[0], y: p[1] + 9, "text-anchor": "middle", "font-size": 30,
+      fill: "#d0201a", "fill-opacity": 0.8}, "✕"));
+  }
+  for (const [hx, faces] of Object.entries(m.dice)) {
+    const p = at(hx);
+    if (!p) continue;
+    const n = faces.length;
+    const size = 15;
+    const x0 = p[0] - (n * (size + 1)) / 2;
+    const dg = s("g", {class: "dice-mark", "data-target": hx, "data-faces": faces.join(",")},
+      s("rect", {x: x0 - 3, y: p[1] - R - 6, width: n * (size + 1) + 5, height: size + 6, rx: 4, fill: "#fff", "fill-opacity": 0.85, stroke: "#d0201a"}));
+    faces.forEach((f, k) => {
+      const die = dieSvg(f);
+      die.setAttribute("x", String(x0 + k * (size + 1)));
+      die.setAttribute("y", String(p[1] - R - 3));
+      die.setAttribute("width", String(size));
+      die.setAttribute("height", String(size));
+      dg.append(die);
+    });
+    g.append(dg);
+  }
+  return g;
+}
 
 function parseHex(name) {
   const m = /^([A-Y])([0-9]{1,2})$/.exec(name);
@@ -110,7 +278,10 @@ export function create(ctx) {
   const zoomSlot = h("div", {});
   const legend = h("div", {class: "legend", id: "legend"});
   const hand = h("div", {class: "panel", id: "hand"});
-  ctx.main.append(h("div", {class: "panel"}, svgWrap, zoomSlot, legend), hand);
+  let shownBoard = null;  // the board last drawn: where the next turn's playback starts
+  const player = new Player({show: (f, forward) => { draw(); if (f && forward) glide(f); },
+    done: () => { draw(); ctx.rerender(); }});
+  ctx.main.append(h("div", {class: "panel"}, player.bar, svgWrap, zoomSlot, legend), hand);
   const standing = h("div", {class: "panel", id: "standing"});
   ctx.side.append(standing);
   let menu = null;
@@ -167,7 +338,8 @@ export function create(ctx) {
     const rect = svgWrap.getBoundingClientRect();
     const left = Math.min(ev.clientX - rect.left, rect.width - 180) + svgWrap.scrollLeft;
     menu = h("div", {class: "menu", id: "hex-menu", style: `left:${left}px;top:${ev.clientY - rect.top + svgWrap.scrollTop}px`},
-      ...options.map((a) => h("button", {"data-action": a, onclick: () => { closeMenu(); selected = null; ctx.act(a); }}, a)),
+      ...options.map((a) => h("button", {"data-action": a, onclick: () => { closeMenu(); selected = null; ctx.act(a); }},
+        actionLabel(a, last ? last.obs : {}))),
       h("button", {onclick: () => closeMenu()}, "Cancel"));
     svgWrap.append(menu);
   }
@@ -189,7 +361,7 @@ export function create(ctx) {
   }
 
   function click(name, ev) {
-    if (!last || last.replaying) return;
+    if (!last || last.replaying || pastFrame()) return;  // a past frame of the last turn: look only
     const {two, one} = index(last.actions);
     closeMenu();
     if (selected && two.has(selected)) {
@@ -213,6 +385,41 @@ export function create(ctx) {
     }
     selected = null;
     draw();
+    whyNot(name);
+  }
+
+  /** A click on a piece that has nothing to do now says why, in one line. */
+  function whyNot(name) {
+    const obs = last.obs || {};
+    if (!last.actions.length || !obs.you) return;
+    const b = obs.board || {};
+    const piece = (b.units || []).find((u) => u.hex === name) || (b.leaders || []).find((l) => l.hex === name);
+    if (!piece) return;
+    const acts = last.actions;
+    let why;
+    if (piece.side !== obs.you) why = `The ${piece.side} piece at ${name} is the enemy's: click one of your glowing pieces.`;
+    else if (acts.some((a) => a.startsWith("order "))) {
+      why = `The piece at ${name} cannot take an order from the card played (its section, type or symbol), or has one already.`;
+    } else if (acts.some((a) => a.startsWith("move "))) why = `The piece at ${name} has no move: only ordered pieces move, once.`;
+    else if (acts.some((a) => /^(attack|fire) /.test(a))) {
+      why = `The unit at ${name} cannot battle now: not ordered, already battled, no enemy in range, or it moved too far.`;
+    } else why = `Nothing to do with the piece at ${name} now: ${(obs.pending || {}).prompt || "see the decision panel"}`;
+    if (ctx.say) ctx.say(why);
+  }
+
+  /** A piece glides from where it was to where it went (never with reduced motion). */
+  function glide(f) {
+    if (!f.anim || reducedMotion()) return;
+    const {at} = geometry(last.obs);
+    const a = at(f.anim.frm), b = at(f.anim.to);
+    const el = svg.querySelector(`g.unit[data-hex="${f.anim.to}"]`);
+    if (!a || !b || !el || !el.animate) return;
+    const lone = el.hasAttribute("data-leader");
+    const tf = (p) => `translate(${p[0].toFixed(1)}px, ${(p[1] + (lone ? 0 : 3)).toFixed(1)}px)${lone ? " scale(1.5)" : ""}`;
+    el.dataset.moving = `${f.anim.frm}>${f.anim.to}`;
+    const anim = el.animate([{transform: tf(a)}, {transform: tf(b)}],
+      {duration: Math.max(120, 0.8 * f.ms * paceFactor()), easing: "ease-in-out"});
+    anim.onfinish = () => { delete el.dataset.moving; };
   }
 
   function unitCard(u, ter) {
@@ -230,30 +437,49 @@ export function create(ctx) {
       r.notes ? h("div", {class: "muted"}, r.notes) : null);
   }
 
-  function draw() {
-    if (!last) return;
-    const obs = last.obs;
-    const board = obs.board || {};
+  function geometry(obs) {
     const flip = obs.you && obs.bottom && obs.you !== obs.bottom;
     const X = (x) => PADX + (flip ? MAXX - x : x) * W / 2;
     const Y = (row) => PADY + R + (flip ? row - 1 : ROWS - row) * 1.5 * R;
-    const {two, one} = index(last.replaying ? [] : last.actions);
+    const at = (name) => { const p = parseHex(name); return p ? [X(p[0]), Y(p[1])] : null; };
+    return {flip, X, Y, at};
+  }
+
+  /** The frame of the other side's turn on the board, when one is shown instead of the present. */
+  function pastFrame() {
+    const f = player.current();
+    return f && (player.playing() || player.more()) ? f : null;
+  }
+
+  function draw() {
+    if (!last) return;
+    const obs = last.obs;
+    const past = pastFrame();
+    const board = past ? past.board : (obs.board || {});
+    shownBoard = board;
+    const marks = past ? past.marks : (player.last() || {}).marks;
+    const {flip, X, Y, at} = geometry(obs);
+    const {two, one} = index(last.replaying || past ? [] : last.actions);
     const targets = new Map();
     if (selected && two.has(selected)) for (const t of two.get(selected)) targets.set(t.dst, t.verb);
     else selected = null;
-    const ordered = new Set((obs.orders || []).map((o) => o.split(" ")[0]));
+    const ordered = new Set(past ? past.marks.ordered : (obs.orders || []).map((o) => o.split(" ")[0]));
     const objectives = new Set((obs.objectives || []).flatMap((o) => o.hexes || []));
     const units = new Map((board.units || []).map((u) => [u.hex, u]));
     const leaders = new Map((board.leaders || []).map((l) => [l.hex, l]));
-    const terrain = board.terrain || {};
-    const tents = Object.fromEntries(Object.entries(board.tents || {}).map(([side, hx]) => [hx, side]));
+    const terrain = (obs.board || {}).terrain || {};
+    const tents = Object.fromEntries(Object.entries((obs.board || {}).tents || {}).map(([side, hx]) => [hx, side]));
     const pts = Array.from({length: 6}, (_, k) => {
       const a = Math.PI / 180 * (60 * k - 90);
       return `${(R * Math.cos(a)).toFixed(2)},${(R * Math.sin(a)).toFixed(2)}`;
     }).join(" ");
     fill(svg);
     svg.append(s("defs", {}, s("clipPath", {id: "board-clip"},
-      s("rect", {x: X(flip ? MAXX : 0), y: 0, width: MAXX * W / 2, height: BH}))));
+      s("rect", {x: X(flip ? MAXX : 0), y: 0, width: MAXX * W / 2, height: BH})),
+    s("marker", {id: "arrow", viewBox: "0 0 10 10", refX: 14, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto"},
+      s("path", {d: "M0,0 L10,5 L0,10 z", fill: "#222", "fill-opacity": 0.6})),
+    s("marker", {id: "arrow-red", viewBox: "0 0 10 10", refX: 16, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto"},
+      s("path", {d: "M0,0 L10,5 L0,10 z", fill: "#d0201a"}))));
     const hexLayer = s("g", {"clip-path": "url(#board-clip)"});
     const pieceLayer = s("g", {"clip-path": "url(#board-clip)"});
     svg.append(hexLayer, pieceLayer);
@@ -315,6 +541,7 @@ export function create(ctx) {
         }
       }
     }
+    if (marks) svg.append(markLayer(marks, at));
     // section lines and labels
     for (const x of [8, 16]) {
       svg.append(s("line", {x1: X(x), y1: PADY - 4, x2: X(x), y2: BH - PADY + 4, stroke: "#5a4a3a", "stroke-width": 1.5, "stroke-dasharray": "6 5", "pointer-events": "none"}));
@@ -342,7 +569,7 @@ export function create(ctx) {
       items.push(h("h3", {}, "Drawn: keep one"), h("div", {class: "cards"}, ...obs.drawn.map((c) => {
         const a = `keep ${c.slug}`;
         return h("div", {class: `card${acts.has(a) ? " playable" : ""}`, "data-card": c.slug},
-          h("b", {}, c.name), h("span", {class: "meta"}, c.kind), h("span", {}, c.text),
+          h("b", {}, c.name), h("span", {class: "meta"}, c.kind), h("span", {class: "meta cond"}, commandCondition(c)), h("span", {}, c.text),
           acts.has(a) ? h("button", {onclick: () => ctx.act(a)}, "Keep") : null);
       })));
     }
@@ -352,7 +579,8 @@ export function create(ctx) {
         const ok = acts.has(a);
         return h("div", {class: `card${ok ? " playable" : ""}`, "data-card": c.slug, tabindex: 0,
           title: `${c.name}: ${c.text}`},
-          h("b", {}, c.name), h("span", {class: "meta"}, c.kind === "section" ? "section card" : c.kind), h("span", {}, c.text),
+          h("b", {}, c.name), h("span", {class: "meta"}, c.kind === "section" ? "section card" : c.kind),
+          h("span", {class: "meta cond", "data-cond": c.slug}, commandCondition(c)), h("span", {}, c.text),
           ok ? h("button", {class: "primary", "data-action": a, onclick: () => ctx.act(a)}, "Play") : null);
       })));
     }
@@ -361,9 +589,10 @@ export function create(ctx) {
         const plays = last.actions.filter((a) => a === `dragon ${d.slug}` || a.startsWith(`dragon ${d.slug} `));
         const disc = acts.has(`discard-dragon ${d.slug}`) ? `discard-dragon ${d.slug}` : null;
         return h("div", {class: `card dragon${plays.length ? " playable" : ""}`, "data-card": d.slug},
-          h("b", {}, d.name), h("span", {class: "meta"}, `cost ${d.cost} · ${d.window}`), h("span", {}, d.effect),
+          h("b", {}, d.name), h("span", {class: "meta"}, `cost ${d.cost} Honor & Fortune`),
+          h("span", {class: "meta cond", "data-cond": d.slug}, dragonCondition(d)), h("span", {}, d.effect),
           ...plays.map((a) => h("button", {class: "primary", "data-action": a, onclick: () => ctx.act(a)},
-            a === `dragon ${d.slug}` ? "Play" : `Play on ${a.split(" ").slice(2).join(" ")}`)),
+            a === `dragon ${d.slug}` ? "Play" : `Play on ${targetText(a.split(" ").slice(2).join(" "), obs)}`)),
           disc ? h("button", {"data-action": disc, onclick: () => ctx.act(disc)}, "Discard for 1 Honor") : null);
       })));
     }
@@ -397,8 +626,15 @@ export function create(ctx) {
 
   return {
     render(data) {
+      const from = shownBoard;
       last = data;
       if (data.replaying) selected = null;
+      if (data.events && data.events.length && from) {
+        // more steps while earlier ones are still shown: they go on from the end of the queue
+        const prev = player.last();
+        const start = prev && (player.playing() || player.more()) ? prev.board : from;
+        player.push(buildFrames(start, data.events, prev ? prev.marks : emptyMarks()));
+      }
       draw();
       drawHand();
       drawStanding();
@@ -414,17 +650,118 @@ export function create(ctx) {
       return "";
     },
     cancel() { selected = null; closeMenu(); draw(); },
-    label(action) {
-      const [verb, slug, ...rest] = action.split(" ");
-      const obs = last ? last.obs : {};
-      const card = (list) => (list || []).find((c) => c.slug === slug);
-      if (verb === "play" && card(obs.hand)) return `Play ${card(obs.hand).name}`;
-      if (verb === "keep" && card(obs.drawn)) return `Keep ${card(obs.drawn).name}`;
-      if (verb === "dragon" && card(obs.dragons)) return `Dragon card: ${card(obs.dragons).name}${rest.length ? ` on ${rest.join(" ")}` : ""}`;
-      if (verb === "discard-dragon" && card(obs.dragons)) return `Discard ${card(obs.dragons).name} for 1 Honor & Fortune`;
-      return {"done": "Done ordering", "end-move": "Done moving", "end-battle": "Done battling", "pass": "Pass",
-        "first-strike": "First Strike!", "take-honor": "Take 2 Honor & Fortune", "draw-dragon": "Draw a Dragon card",
-        "keep-dragons": "Keep my Dragon cards", "seppuku": "Commit seppuku"}[action] || null;
-    },
+    /** The other side's turn is being shown: the decision waits. */
+    playing() { return player.playing(); },
+    /** The seat decides: the last turn's trails and markers go. */
+    decided() { if (player.frames.length) { player.clear(); draw(); } },
+    label(action) { return actionLabel(action, last ? last.obs : {}); },
   };
+}
+
+// ------------------------------------------------------------ card conditions and action labels
+/** When a Dragon card may be played (the window of dragons.WINDOWS, in words). */
+export const WINDOW_TEXT = {
+  "with-command": "with your Command card", "after-enemy-command": "after the enemy's Command card",
+  "movement": "during your movement", "declare": "when an enemy declares close combat on you",
+  "before-roll": "before you roll the dice", "after-roll": "after you roll the dice",
+  "after-enemy-roll": "after the enemy rolls against you", "before-back": "before you battle back",
+  "end": "at the end of your turn", "insult": "when the enemy moves an ordered Leader",
+  "enemy-success": "after an enemy's successful close combat", "challenge": "when two units with Leaders meet in close combat",
+};
+// what the card needs beyond its window (dragons.py _targets and _condition, in words)
+const TARGET_COND = {
+  "enemy-leader": "on an enemy Leader", "own-damaged-unit": "on one of your units that has lost blocks",
+  "enemy-unit": "on an enemy unit", "leaderless-enemy-unit": "on an enemy unit with no Leader",
+  "mover": "on an ordered unit that has not moved yet", "attacker-single-block": "only a unit down to one block",
+  "attacker-with-leader": "only an ordered unit with a Leader", "defender-with-leader": "only a defending unit with a Leader",
+  "tactical": "only with a Section card",
+};
+const CLOSE_ONLY = new Set(["spirit-of-hachiman", "strike-fear", "desperate-charge", "head-collector", "bravery",
+  "practice-of-aikido", "brave-leader", "revenge"]);
+const SLUG_COND = {
+  "shot-proof-armor": "only against ranged combat on a unit",
+  "legendary-combat": "close combat only, in an attack or bonus close combat (not battle back)",
+  "personal-challenge": "only a close combat between two units that each have a Leader",
+  "ambush": "close combat by a single attacker you can battle back; not with First Strike",
+  "brave-messenger": "only with a Section card", "ninja-thief": "only while the enemy holds a Dragon card",
+  "wild-winds": "only after the enemy has played a Command card", "blue-dragon": "only when an enemy unit is in a river or ford",
+  "white-fox-spirit": "only against a Command card that orders units", "wise-advisor": "only when the Command discard pile has a card",
+  "brave-leader": "close combat only, a defending unit with a Leader",
+};
+
+/** "When: …; only …" for a Dragon card of the observation. */
+export function dragonCondition(d) {
+  const bits = [WINDOW_TEXT[d.window] || String(d.window || "").replace(/-/g, " ")];
+  if (SLUG_COND[d.slug]) bits.push(SLUG_COND[d.slug]);
+  else if (CLOSE_ONLY.has(d.slug)) bits.push("close combat only");
+  if (TARGET_COND[d.target] && !SLUG_COND[d.slug]) bits.push(TARGET_COND[d.target]);
+  return `When: ${bits.join("; ")}`;
+}
+
+/** When a Command card may be played. */
+export function commandCondition(c) {
+  if (c.slug === "first-strike") return "When: on your turn, or when an enemy declares close combat on a unit of yours that could battle back";
+  if (c.slug === "counter-attack") return "When: on your turn; it becomes the card the enemy played last";
+  if (c.kind === "section") return "When: on your turn; orders units in the section it names";
+  return "When: on your turn";
+}
+
+function pieceAt(hex, obs) {
+  const b = (obs && obs.board) || {};
+  const u = (b.units || []).find((x) => x.hex === hex);
+  if (u) return `${u.side} ${u.type}`;
+  const l = (b.leaders || []).find((x) => x.hex === hex);
+  return l ? `${l.side} ${LEADER_TEXT[l.kind] || "Leader"}` : null;
+}
+
+/** "F3" -> "the red SpC at F3"; anything else as words. */
+function targetText(t, obs) {
+  if (/^[A-Y][0-9]{1,2}$/.test(t)) { const p = pieceAt(t, obs); return p ? `the ${p} at ${t}` : t; }
+  return {extra: "an extra order anywhere", left: "the left section", center: "the center section",
+    right: "the right section"}[t] || t.replace(/-/g, " ");
+}
+
+const cardName = (slug) => slug.split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+
+/** A human label for any C&C action: never the raw action string. */
+export function actionLabel(action, obs) {
+  const w = action.split(" ");
+  const [verb, a1, a2] = w;
+  const find = (list) => (list || []).find((c) => c.slug === a1 || c.id === a1);
+  const pend = (obs && obs.pending) || {};
+  const at = (hx) => { const p = pieceAt(hx, obs); return p ? `${p} at ${hx}` : hx; };
+  switch (verb) {
+    case "play": return `Play ${(find(obs.hand) || {}).name || cardName(a1)}`;
+    case "keep": return w.length === 1 ? "Keep" : `Keep ${(find(obs.drawn) || {}).name || cardName(a1)}`;
+    case "take": return `Take ${cardName(a1)} from the discard pile`;
+    case "pick": return `Pick face-down card ${a1}`;
+    case "order": return a2 === "leader" ? `Order the Leader at ${a1}` : `Order the ${at(a1)}`;
+    case "move":
+      if (a2 === "leader") return w[3] === "off" ? `Move the Leader at ${a1} off the battlefield` : `Move the Leader at ${a1} to ${w[3]}`;
+      return a2 === "off" ? `Move the ${at(a1)} off the battlefield` : `Move the ${at(a1)} to ${a2}`;
+    case "attack": return `Attack the ${at(a2)} from ${a1}`;
+    case "fire": return `Fire at the ${at(a2)} from ${a1}`;
+    case "retreat": return a1 === "off" ? "Retreat off the battlefield" : `Retreat to ${a1}`;
+    case "hit": return `The ${at(a1)} loses the block`;
+    case "ignore": return a1 === "0" ? "Ignore no flag" : `Ignore ${a1} flag${a1 === "1" ? "" : "s"}`;
+    case "advance": return a1 ? `Gain ground with the ${at(a1)}` : `Gain ground into ${pend.tgt || "the hex"}`;
+    case "stay": return pend.decision === "turncoat" ? "The unit stays loyal" : "Stay (do not gain ground)";
+    case "defect": return "The unit changes sides";
+    case "battle-back": return a1 ? `Battle back against the ${at(a1)}` : "Battle back";
+    case "no-battle-back": return "Do not battle back";
+    case "bonus": return `Bonus close combat against the ${at(a1)}`;
+    case "no-bonus": return "No bonus close combat";
+    case "inspire": return "Inspire (+1 die for 1 Honor & Fortune)";
+    case "no-inspire": return "Do not inspire";
+    case "dragon": {
+      const name = (find(obs.dragons) || {}).name || cardName(a1);
+      return `Dragon card: ${name}${w.length > 2 ? ` on ${targetText(w.slice(2).join(" "), obs)}` : ""}`;
+    }
+    case "discard-dragon": return `Discard ${(find(obs.dragons) || {}).name || cardName(a1)} for 1 Honor & Fortune`;
+    default: break;
+  }
+  return {"done": "Done ordering", "end-move": "Done moving", "end-battle": "Done battling",
+    "pass": "Pass (play no card)", "first-strike": "First Strike!", "take-honor": "Take 2 Honor & Fortune",
+    "draw-dragon": "Draw a Dragon card", "keep-dragons": "Keep my Dragon cards", "seppuku": "Commit seppuku",
+    "concede": "Concede the battle"}[action] || null;
 }

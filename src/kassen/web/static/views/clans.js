@@ -10,6 +10,7 @@
 // the Sanctuary and the Supply Camp choices stay as buttons in the panel.
 // Strengths the rulebook lost are shown with "*" and the card table's "default value" note.
 import {fill, h} from "../common.js";
+import {Player, textFrames} from "./playback.js";
 
 const CLAN_COLOURS = {kamiwashi: "#f7f4ec", hondo: "#f3c9c3", yasei: "#cfe8c6", jozu: "#c8d8f2"};
 const CLAIMED = new Set(["deploy", "deploy-down", "assassin", "peek", "reveal", "move", "resolve"]);
@@ -39,6 +40,8 @@ const STYLE = `
 .clans-hand-card .cname { font-weight: 700; display: flex; justify-content: space-between; }
 .clans-hand-card .ctext { color: #5a4d35; font-size: .9em; }
 .clans-score td, .clans-score th { padding: .15em .6em; text-align: left; }
+.clans-table tr.pb-focus td { box-shadow: 0 0 0 3px #d0201a; }
+.clans-tile .pb-badge { font-size: .8em; font-weight: 700; color: #7a2e1c; margin-left: .4em; }
 `;
 
 function strength(card) {
@@ -66,8 +69,25 @@ function index(actions) {
 
 export function create(ctx) {
   if (!document.getElementById("clans-style")) document.head.append(h("style", {id: "clans-style"}, STYLE));
-  const box = h("div", {class: "panel", id: "clans-table"});
-  ctx.main.append(box);
+  const box = h("div", {id: "clans-table"});
+  const player = new Player({show: () => { if (last) view.render(last); }, done: () => { if (last) view.render(last); ctx.rerender(); }});
+  ctx.main.append(h("div", {class: "panel"}, player.bar, box));
+  let tileNames = [];
+  /** The Battlefield of the step shown now is outlined; each Battlefield played on since your
+   * last decision keeps a mark. */
+  function decorate() {
+    const f = player.current() || player.last();
+    if (!f) return;
+    for (const name of new Set([...f.marks.moved, ...f.marks.fought])) {
+      const t = box.querySelector(`.clans-tile[data-name="${CSS.escape(name)}"] .tname`);
+      if (t) t.append(h("span", {class: "pb-badge"}, "● played here"));
+    }
+    if (!player.playing() && !player.more()) return;
+    for (const name of f.who) {
+      const t = box.querySelector(`.clans-tile[data-name="${CSS.escape(name)}"]`);
+      if (t) t.closest("tr").classList.add("pb-focus");
+    }
+  }
   let sel = null;          // {hand: slug} or {move: "tile|pos"}
   let shownVersion = null;
   let last = null;
@@ -76,6 +96,13 @@ export function create(ctx) {
       last = data;
       const obs = data.obs || {};
       const viewer = obs.viewer;
+      tileNames = (obs.board || []).map((bf) => bf.name).filter(Boolean);
+      if (data.events && data.events.length) {
+        const prev = player.last();
+        const evs = data.events;
+        data.events = [];  // pushed once: the player's frames redraw through render again
+        player.push(textFrames(evs, (text) => tileNames.filter((n) => text.includes(n)), prev ? prev.marks : null));
+      }
       const acts = data.actions || [];
       const ix = index(acts);
       const version = data.view ? data.view.version : null;
@@ -158,7 +185,7 @@ export function create(ctx) {
       const rows = (obs.board || []).map((bf) => {
         const sides = bf.sides || [];
         const resolve = ix.tile.get(bf.tile) || [];
-        const tile = h("td", {class: "clans-tile", "data-tile": bf.tile},
+        const tile = h("td", {class: "clans-tile", "data-tile": bf.tile, "data-name": bf.name},
           h("div", {class: "tname"}, `${bf.name} · ${bf.vp} VP`),
           h("div", {class: "ttext"}, `${bf.timing}: ${bf.text}`),
           bf.outcome ? h("div", {class: "outcome"}, outcomeText(bf.outcome, obs.seats || [])) : null,
@@ -192,7 +219,10 @@ export function create(ctx) {
         removed.length ? h("p", {class: "muted"}, `Removed: ${removed.join("; ")}`) : null,
         h("p", {class: "muted"}, `* ${table.label || "default value"}: Strengths not in the rulebook (its card `,
           `pictures are lost), from ${table.name || "the default card table"}.`));
+      decorate();
     },
+    playing() { return player.playing(); },
+    decided() { if (player.frames.length) { player.clear(); if (last) view.render(last); } },
     // the table offers deployment, the abilities, the General's move and Resolve; the panel the rest
     claims(actions) { return new Set(actions.filter((a) => CLAIMED.has(a.split(" ")[0]))); },
     hint(actions) {

@@ -2,7 +2,8 @@
 // zones on top and South's below; each unit a block with its stands, facing, formation, hit
 // markers, red (fired) and yellow (reacted) markers and what it is engaged with; the terrain
 // of each zone; the Daimyo; the tally toward general retreat.
-import {fill, h} from "../common.js";
+import {diceRow, fill, h, humanize} from "../common.js";
+import {Player, textFrames} from "./playback.js";
 
 const ARROW = {N: "↑", S: "↓", E: "→", W: "←"};
 const FORM = {attack: "attack", defensive: "defensive", open: "open order"};
@@ -26,6 +27,11 @@ const STYLE = `
 .hv-unit.selected { box-shadow: 0 0 0 3px #d08a1e; }
 .hv-acts { display: flex; flex-wrap: wrap; gap: .25em; margin: .25em 0; }
 .hv-acts button { font-size: .95em; min-height: 2.2em; }
+.hv-unit.pb-actor { box-shadow: 0 0 0 3px #222; }
+.hv-unit.pb-target { box-shadow: 0 0 0 3px #d0201a; }
+.hv-unit .pb-badge { font-size: .8em; font-weight: 700; margin-left: .3em; }
+.hv-unit .pb-badge.lost { color: #d0201a; }
+.hv-unit .dice svg { width: 18px; height: 18px; }
 @media (max-width: 600px) { .hv-tally { font-size: .8em; } .hv-tally td, .hv-tally th { padding: .1em .3em; } .hv-zone { font-size: .72em; padding: .15em; } .hv-zone .zname { flex-wrap: wrap; } }
 `;
 
@@ -36,12 +42,18 @@ function unitOf(action, ids) {
   return (w[0] === "fire" || w[0] === "alloc") && ids.has(w[1]) ? w[1] : null;
 }
 
-/** An action's words without its unit, to show by that unit ("fire S3 N2" -> "fire N2"). */
-function withoutUnit(action, uid) {
-  return action.split(" ").filter((w) => w !== uid).join(" ") || action;
+/** An action's label by its unit: the game's own reading without the unit's name
+ * ("Ashigaru: turn to face E" -> "Turn to face E"), never the raw action. */
+function byUnitLabel(action, u, texts) {
+  const t = texts.get(action);
+  if (t && t !== action) {
+    const own = `${u.name}: `;
+    return humanize(t.startsWith(own) ? t.slice(own.length) : t);
+  }
+  return humanize(action.split(" ").filter((w) => w !== u.id).join(" ") || action);
 }
 
-function unitBlock(u, obs, mine, selected, choose, act) {
+function unitBlock(u, obs, mine, selected, choose, act, texts) {
   const colour = SIDE_COLOUR[u.side] || "#444";
   const bits = [
     h("strong", {}, `${u.id} `), `${u.name} `,
@@ -62,7 +74,7 @@ function unitBlock(u, obs, mine, selected, choose, act) {
   if (selected && mine.length) {
     bits.push(h("div", {class: "hv-acts", id: `acts-${u.id}`}, ...mine.map((a) =>
       h("button", {"data-action": a, onclick: (e) => { e.stopPropagation(); act(a); }},
-        withoutUnit(a, u.id)))));
+        byUnitLabel(a, u, texts)))));
   }
   return h("div", {class: `hv-unit${mine.length ? " actionable" : ""}${selected ? " selected" : ""}`,
     style: `border-color:${colour}`, "data-unit": u.id, title: `${obs.seats[u.side]}: ${u.name}`,
@@ -71,8 +83,26 @@ function unitBlock(u, obs, mine, selected, choose, act) {
 
 export function create(ctx) {
   if (!document.getElementById("hv-style")) document.head.append(h("style", {id: "hv-style"}, STYLE));
-  const box = h("div", {class: "panel", id: "hv-table"});
-  ctx.main.append(box);
+  const box = h("div", {id: "hv-table"});
+  const unitIds = () => ids;
+  const player = new Player({show: () => { if (last) view.render(last); }, done: () => { if (last) view.render(last); ctx.rerender(); }});
+  ctx.main.append(h("div", {class: "panel"}, player.bar, box));
+  /** The frame shown now (or the last one, whose markers stay until the next decision). */
+  function decorate() {
+    const f = player.current() || player.last();
+    if (!f) return;
+    const block = (id) => box.querySelector(`.hv-unit[data-unit="${id}"]`);
+    const badge = (id, text, cls) => { const b = block(id); if (b) b.querySelector("strong")?.after(h("span", {class: `pb-badge ${cls}`}, text)); };
+    for (const id of new Set(f.marks.moved)) badge(id, "moved", "moved");
+    for (const id of new Set(f.marks.fought)) badge(id, "⚔", "fought");
+    for (const [id, n] of Object.entries(f.marks.lost)) badge(id, `−${n}`, "lost");
+    if (!player.playing() && !player.more()) return;
+    const [actor, target] = f.who;
+    if (actor && block(actor)) block(actor).classList.add("pb-actor");
+    if (target && block(target)) block(target).classList.add("pb-target");
+    const at = block(target || actor);
+    if (f.faces && at) at.append(h("div", {class: "dice-mark", "data-faces": f.faces.join(",")}, diceRow(f.faces)));
+  }
   let selected = null;
   let shownVersion = null;
   let last = null;
@@ -82,7 +112,15 @@ export function create(ctx) {
       last = data;
       const obs = data.obs || {};
       ids = new Set(((obs.board || {}).units || []).map((u) => u.id));
+      if (data.events && data.events.length) {
+        const prev = player.last();
+        const names = (text) => (text.match(/\b[A-Z][0-9]{1,2}\b/g) || []).filter((w) => unitIds().has(w));
+        const evs = data.events;
+        data.events = [];  // pushed once: the player's frames redraw through render again
+        player.push(textFrames(evs, names, prev ? prev.marks : null));
+      }
       const acts = data.actions || [];
+      const texts = new Map(((data.view && data.view.actions) || []).map((a) => [a.action, a.text]));
       const byUnit = new Map();
       for (const a of acts) {
         const id = unitOf(a, ids);
@@ -113,7 +151,7 @@ export function create(ctx) {
         return h("div", {class: `hv-zone${reserve ? " reserve" : ""}`, "data-zone": name},
           h("div", {class: "zname"}, h("span", {}, name + (reserve ? " reserve" : "")), h("span", {}, dm.join(" "))),
           terr.length ? h("div", {class: "terrain"}, terr.join(", ")) : null,
-          ...here.map((u) => unitBlock(u, obs, byUnit.get(u.id) || [], selected === u.id, choose, ctx.act)));
+          ...here.map((u) => unitBlock(u, obs, byUnit.get(u.id) || [], selected === u.id, choose, ctx.act, texts)));
       };
       const reserveRow = (names, row) => letters.map((l) => {
         const z = `${l}${row}`;
@@ -143,7 +181,10 @@ export function create(ctx) {
           h("tbody", {}, ...tallyRows)),
         h("p", {class: "muted"}, "▮ stand · ↑ facing · h hit markers · ", h("span", {class: "marker-red"}, "●"),
           " fired · ", h("span", {class: "marker-yellow"}, "●"), " reacted · ★ Daimyo · ⚔ engaged"));
+      decorate();
     },
+    playing() { return player.playing(); },
+    decided() { if (player.frames.length) { player.clear(); if (last) view.render(last); } },
     // a unit's actions are offered by the unit on the table; the panel keeps the others
     claims(actions) { return new Set(actions.filter((a) => unitOf(a, ids))); },
     hint(actions) {

@@ -1,0 +1,84 @@
+"""A steady page (issue 30, item 5), in a real browser: the board does not move between
+decisions. The cumulative layout shift over 20 decisions of a skirmish against the AI (the
+other side's turns played out in between) is 0, measured by the browser's own Layout
+Instability API, shifts right after the person's own input excluded as the metric defines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
+from tests.web.test_browser_turns import act_in_page, api, new_game, red_plan
+from tests.web.test_restart import Server, free_port
+
+CLS = """
+window.__cls = {value: 0, shifts: []};
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.hadRecentInput) continue;
+    window.__cls.value += e.value;
+    window.__cls.shifts.push({value: e.value, nodes: (e.sources || []).map((s) => s.node ? (s.node.id || s.node.className || s.node.nodeName) : '?')});
+  }
+}).observe({type: 'layout-shift', buffered: true});
+"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail("chromium is not installed: run `sudo apt-get install -y chromium` (make test does it as root)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('layout') / 'games.db'}", free_port())
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def test_the_board_does_not_move_over_20_decisions(browser: Any, server: Server) -> None:
+    g = new_game(server, "cc-samurai", ["human", "normal"])
+    gid, token = g["game_id"], g["seats"][0]["token"]
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
+    ctx.add_init_script("localStorage.setItem('kassen.pace', 'fast');")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/game/{gid}#{token}")
+    page.wait_for_selector("#board")
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'")
+    page.wait_for_timeout(500)  # the first layout is settled: from here on nothing may move
+    page.evaluate(CLS)
+    board0 = page.locator("#board").bounding_box()
+    ordered = 0
+    for _ in range(20):
+        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
+                               timeout=120000)
+        v = api(server, f"/api/games/{gid}", token)
+        if v["result"]:
+            break
+        a = red_plan([x["action"] for x in v["actions"]], v["observation"], ordered)
+        if a.startswith("play "):
+            ordered = 0
+        if a.startswith("order "):
+            ordered += 1
+        act_in_page(page, a, v)
+        assert page.locator("#board").bounding_box() == board0
+    page.wait_for_timeout(300)
+    cls = page.evaluate("window.__cls")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "steady-page.png"))
+    assert cls["value"] == 0, cls["shifts"][:10]
+    assert not errors, errors
+    ctx.close()
