@@ -5,7 +5,7 @@ passing the attack as its dice stand now."""
 from __future__ import annotations
 
 from kassen.rulesets.cc_samurai.odds import action_odds
-from tests.rulesets.cc_samurai.helpers import act, position
+from tests.rulesets.cc_samurai.helpers import act, position, skip_pass
 
 BODY = """
     [red]
@@ -20,7 +20,7 @@ def test_battle_back_odds_are_the_defenders_close_combat_against_the_attacker() 
     s = act(s, "play order-three-left", "order F3", "done", "end-move")
     attack = action_odds(s, "attack F3 G4")
     assert attack is not None
-    s = s.apply("attack F3 G4")
+    s = skip_pass(s.apply("attack F3 G4"))  # First Strike's question first (R32)
     acts = s.legal_actions()
     assert "inspire" in acts and "no-inspire" in acts  # the foot Leader with the unit may inspire
     with_leader, without = action_odds(s, "inspire"), action_odds(s, "no-inspire")
