@@ -28,6 +28,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kassen.web.editor import editor_router
 from kassen.web.extras import reference
 from kassen.web.service import MAX_ACTION_LEN, GameService, WebError
 from kassen.web.storage import SCHEMA_VERSION, Storage
@@ -348,6 +349,7 @@ def create_app(db_url: str, service: GameService | None = None,
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={**NO_STORE, "X-Accel-Buffering": "no"})
 
+    app.include_router(editor_router(svc))  # the scenario editor: /editor, /api/editor/...
     index = STATIC / "index.html"
 
     @app.get("/", include_in_schema=False)
