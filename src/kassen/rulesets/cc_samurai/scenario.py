@@ -157,8 +157,8 @@ class Problem:
     @property
     def detail(self) -> str:
         """The message without the file name in front."""
-        head, sep, rest = self.message.partition(": ")
-        return rest if sep and (rest.startswith("field ") or not self.field) else self.message
+        _, sep, rest = self.message.partition(": ")  # every message starts "<file>: "
+        return rest if sep else self.message
 
 
 def _field_path(loc: tuple[int | str, ...]) -> str:
@@ -503,6 +503,8 @@ def field_lines(text: str) -> dict[str, int]:
         j = i
         while j < n and text[j] not in ",]}\n#":
             j += 1
+        if j == i:
+            raise ValueError("no value here")  # not TOML: stop locating (every loop moves on)
         return j
 
     prefix = ""
