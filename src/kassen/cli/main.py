@@ -404,7 +404,8 @@ def rules(
 def scenarios(
     words: Annotated[
         list[str] | None,
-        typer.Argument(help="[GAME] to list a game's battles, or: show [GAME] NAME to draw one.",
+        typer.Argument(help="[GAME] to list a game's battles, show [GAME] NAME to draw one, new FILE "
+                            "for a C&C template, check FILE to list its problems.",
                        show_default=False),
     ] = None,
     game: Annotated[str | None, typer.Option(help="Game id (instead of the GAME word).")] = None,
@@ -416,6 +417,10 @@ def scenarios(
     from kassen.rulesets.registry import available, hook
 
     words = words or []
+    if words and words[0] in ("new", "check"):  # a designer's path: kassen.cli.scenarios
+        from kassen.cli.scenarios import design_command
+
+        return design_command(words, game)
     if words and words[0] == "show":
         if len(words) == 3:
             if game is not None and game != words[1]:

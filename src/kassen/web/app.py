@@ -34,6 +34,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kassen.rulesets.registry import default_game
+from kassen.web.editor import editor_router
 from kassen.web.extras import reference
 from kassen.web.service import MAX_ACTION_LEN, GameService, WebError
 from kassen.web.storage import (
@@ -606,6 +607,7 @@ def create_app(db_url: str, service: GameService | None = None,
             raise StarletteHTTPException(404)
         return FileResponse(str(swagger_assets() / name), media_type=DOCS_ASSETS[name])
 
+    app.include_router(editor_router(svc))  # the scenario editor: /editor, /api/editor/...
     index = STATIC / "index.html"
 
     @app.get("/", include_in_schema=False)

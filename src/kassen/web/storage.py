@@ -81,8 +81,24 @@ def _v1(conn: Connection) -> None:
         t.create(conn, checkfirst=True)
 
 
+#: the scenario editor's designs, per anonymous browser (web/editor.py)
+designs_table = Table(
+    "designs", metadata,
+    Column("owner", String(64), primary_key=True),  # hash of the browser id
+    Column("id", String(64), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("updated", Integer, nullable=False),
+)
+
+
+def _v2(conn: Connection) -> None:
+    """Version 2: the scenario editor's designs."""
+    designs_table.create(conn, checkfirst=True)
+
+
 #: step i takes the schema from version i to version i + 1
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1]
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -432,6 +448,40 @@ class Storage:
             return False
         with self.engine.connect() as conn:
             return conn.execute(select(games_table.c.id).where(games_table.c.id == game_id)).first() is not None
+
+    # -- the scenario editor's designs (web/editor.py) ----------------------
+    def save_design(self, owner: str, design_id: str, name: str, text: str, most: int) -> bool:
+        """Keep (or replace) a design; ``False`` when ``owner`` already keeps ``most`` others."""
+        key = (designs_table.c.owner == owner) & (designs_table.c.id == design_id)
+        with self._write() as conn:
+            if conn.execute(select(designs_table.c.id).where(key)).first() is not None:
+                conn.execute(update(designs_table).where(key).values(name=name, text=text, updated=int(time.time())))
+                return True
+            if len(conn.execute(select(designs_table.c.id).where(designs_table.c.owner == owner)).all()) >= most:
+                return False
+            conn.execute(insert(designs_table).values(owner=owner, id=design_id, name=name, text=text,
+                                                      updated=int(time.time())))
+        return True
+
+    def list_designs(self, owner: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(designs_table.c.id, designs_table.c.name, designs_table.c.updated)
+                                .where(designs_table.c.owner == owner)
+                                .order_by(designs_table.c.updated.desc(), designs_table.c.id)).all()
+        return [{"id": r[0], "name": r[1], "updated": r[2]} for r in rows]
+
+    def load_design(self, owner: str, design_id: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(designs_table.c.id, designs_table.c.name, designs_table.c.text,
+                                    designs_table.c.updated)
+                             .where((designs_table.c.owner == owner) & (designs_table.c.id == design_id))).first()
+        return None if r is None else {"id": r[0], "name": r[1], "text": r[2], "updated": r[3]}
+
+    def delete_design(self, owner: str, design_id: str) -> bool:
+        with self._write() as conn:
+            done = conn.execute(delete(designs_table).where(
+                (designs_table.c.owner == owner) & (designs_table.c.id == design_id)))
+        return bool(done.rowcount)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -9,7 +9,9 @@ See ``docs/formats.md``.
 
 from __future__ import annotations
 
+import re
 import tomllib
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -140,16 +142,66 @@ class Scenario(BaseModel):
         return self.red if side == 0 else self.blue
 
 
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a scenario file: ``message`` is what the loader says
+    (``"<file>: field <field>: <what>"``), ``field`` the dotted field it is in
+    (``red.pieces[3].at``; empty for the whole file), ``hex`` the hex it is about if any,
+    ``line`` the file's line (1-based) when the text is known."""
+
+    message: str
+    field: str = ""
+    hex: str | None = None
+    line: int | None = None
+
+    @property
+    def detail(self) -> str:
+        """The message without the file name in front."""
+        _, sep, rest = self.message.partition(": ")  # every message starts "<file>: "
+        return rest if sep else self.message
+
+
+def _field_path(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
 def _format_validation(exc: ValidationError, where: str) -> str:
-    lines = []
+    return "\n".join(p.message for p in _validation_problems(exc, where, {}))
+
+
+def _validation_problems(exc: ValidationError, where: str, data: dict[str, Any]) -> list[Problem]:
+    out = []
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        lines.append(f"{where}: field {loc}: {err['msg']}")
-    return "\n".join(lines)
+        out.append(Problem(f"{where}: field {loc}: {err['msg']}", _field_path(tuple(err["loc"])),
+                           _hex_in(data, tuple(err["loc"]))))
+    return out
+
+
+def _hex_in(data: Any, loc: tuple[int | str, ...]) -> str | None:
+    """The hex a pydantic error is about: the ``at`` of the piece it is in, or the hex
+    written in a hex field (``at``, ``tent``, an item of ``exits``/``hexes``/a terrain list)."""
+    node: Any = data
+    found: str | None = None
+    for k, part in enumerate(loc):
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return found
+        if isinstance(node, dict) and isinstance(node.get("at"), str):
+            found = node["at"]
+        if isinstance(node, str) and (part in ("at", "tent") or isinstance(part, int) and k > 0
+                                      and (loc[k - 1] in ("exits", "hexes") or loc[0] == "terrain")):
+            found = node
+    return found
 
 
 def parse_scenario(data: dict[str, Any], where: str) -> Scenario:
-    """Validate raw TOML data; errors name the file, the field and what is wrong."""
+    """Validate raw TOML data; errors name the file, the field and what is wrong (every
+    problem found, one per line)."""
     try:
         scen = Scenario.model_validate(data)
     except ValidationError as exc:
@@ -159,91 +211,113 @@ def parse_scenario(data: dict[str, Any], where: str) -> Scenario:
 
 
 def check_scenario(scen: Scenario, where: str) -> None:
-    """Board-level checks pydantic cannot do: hexes exist, no two units share a hex, ..."""
+    """Board-level checks pydantic cannot do (``scenario_problems``): every problem, one a line."""
+    problems = scenario_problems(scen, where)
+    if problems:
+        raise FormatError("\n".join(p.message for p in problems))
+
+
+def scenario_problems(scen: Scenario, where: str) -> list[Problem]:
+    """Board-level checks pydantic cannot do: hexes exist, no two units share a hex, ...
+    Every problem is collected, not only the first."""
     from kassen.rulesets.cc_samurai.data import load_tables
 
     tables = load_tables(scen.scenario.edition)
     board = HexBoard()
+    problems: list[Problem] = []
 
-    def hx(text: str, field: str) -> tuple[int, ...]:
+    def bad(field: str, what: str, hex_name: str | None = None) -> None:
+        problems.append(Problem(f"{where}: field {field}: {what}", field, hex_name))
+
+    def hx(text: str, field: str) -> tuple[int, ...] | None:
         try:
             return board.parse(text)
         except FormatError as exc:
-            raise FormatError(f"{where}: field {field}: {exc}") from None
+            bad(field, str(exc))
+            return None
 
     seen_terrain: dict[tuple[int, ...], str] = {}
     for slug, hexes in scen.terrain.items():
         if slug not in tables.terrain or slug in ("countryside", "tent"):
             known = ", ".join(t for t in tables.terrain if t not in ("countryside", "tent"))
-            raise FormatError(f"{where}: field terrain.{slug}: unknown terrain (known: {known}; tents go in [red]/[blue] tent)")
+            bad(f"terrain.{slug}", f"unknown terrain (known: {known}; tents go in [red]/[blue] tent)")
+            continue
         for i, t in enumerate(hexes):
             h = hx(t, f"terrain.{slug}[{i}]")
+            if h is None:
+                continue
             if h in seen_terrain:
-                raise FormatError(f"{where}: field terrain.{slug}[{i}]: {t} already has terrain {seen_terrain[h]}")
+                bad(f"terrain.{slug}[{i}]", f"{t} already has terrain {seen_terrain[h]}", t)
+                continue
             seen_terrain[h] = slug
     occupied: dict[tuple[int, ...], str] = {}
     for side in SIDES:
         army = scen.red if side == "red" else scen.blue
         commanders = 0
+        tent_h = hx(army.tent, f"{side}.tent") if army.tent is not None else None
         for i, p in enumerate(army.pieces):
+            # the checks in the order the loader has always made them (the first one is the
+            # message a single-error loader gave)
             field = f"{side}.pieces[{i}]"
             h = hx(p.at, f"{field}.at")
-            if h in occupied:
-                raise FormatError(f"{where}: field {field}: {p.at} is already occupied by {occupied[h]}")
-            occupied[h] = f"{side} pieces[{i}]"
+            if h is not None:
+                if h in occupied:
+                    bad(field, f"{p.at} is already occupied by {occupied[h]}", p.at)
+                else:
+                    occupied[h] = f"{side} pieces[{i}]"
             if p.unit is not None and p.unit not in tables.units:
-                raise FormatError(f"{where}: field {field}.unit: unknown unit {p.unit!r} (known: {', '.join(tables.units)})")
-            if seen_terrain.get(h) == "river":
-                raise FormatError(f"{where}: field {field}: {p.at} is a river hex")
-            if p.leader is not None and board.is_half(h):
-                raise FormatError(f"{where}: field {field}: a Leader may never stand on a half-hex ({p.at})")
-            if p.unit and p.leader == "foot" and tables.units[p.unit].cavalry:
-                raise FormatError(f"{where}: field {field}: a foot Leader may not lead a cavalry unit")
+                bad(f"{field}.unit", f"unknown unit {p.unit!r} (known: {', '.join(tables.units)})", p.at)
+            if h is not None and seen_terrain.get(h) == "river":
+                bad(field, f"{p.at} is a river hex", p.at)
+            if h is not None and p.leader is not None and board.is_half(h):
+                bad(field, f"a Leader may never stand on a half-hex ({p.at})", p.at)
+            if p.unit in tables.units and p.leader == "foot" and tables.units[p.unit].cavalry:
+                bad(field, "a foot Leader may not lead a cavalry unit", p.at)
             if p.unit == "BG" and p.leader != "commander":
-                raise FormatError(f"{where}: field {field}: bodyguards stand only with their Army Commander")
+                bad(field, "bodyguards stand only with their Army Commander", p.at)
             if p.leader == "commander":
                 commanders += 1
-                if army.tent is None or hx(army.tent, f"{side}.tent") != h:
-                    raise FormatError(f"{where}: field {field}: the Army Commander must start in his command tent ({side}.tent)")
+                if h is not None and (army.tent is None or (tent_h is not None and tent_h != h)):
+                    bad(field, f"the Army Commander must start in his command tent ({side}.tent)", p.at)
             if p.blocks is not None and p.unit is None:
-                raise FormatError(f"{where}: field {field}.blocks: only units have blocks")
+                bad(f"{field}.blocks", "only units have blocks", p.at)
         if commanders > 1:
-            raise FormatError(f"{where}: field {side}.pieces: at most one Army Commander")
+            bad(f"{side}.pieces", "at most one Army Commander")
         if army.tent is not None:
-            th = hx(army.tent, f"{side}.tent")
-            if th in seen_terrain:
-                raise FormatError(f"{where}: field {side}.tent: {army.tent} already has terrain {seen_terrain[th]}")
+            if tent_h is not None and tent_h in seen_terrain:
+                bad(f"{side}.tent", f"{army.tent} already has terrain {seen_terrain[tent_h]}", army.tent)
             if tables.rules.tent_removed_when_empty and commanders == 0:
-                raise FormatError(f"{where}: field {side}.tent: in the {scen.scenario.edition} edition a command tent "
-                                  "is always occupied: place the Army Commander and his bodyguards on it")
+                bad(f"{side}.tent", f"in the {scen.scenario.edition} edition a command tent "
+                    "is always occupied: place the Army Commander and his bodyguards on it", army.tent)
         for i, e in enumerate(army.exits):
             h = hx(e, f"{side}.exits[{i}]")
-            if h[1] not in (0, board.rows - 1):
-                raise FormatError(f"{where}: field {side}.exits[{i}]: {e} is not on a baseline")
+            if h is not None and h[1] not in (0, board.rows - 1):
+                bad(f"{side}.exits[{i}]", f"{e} is not on a baseline", e)
     for i, obj in enumerate(scen.objective):
         for j, t in enumerate(obj.hexes):
             h = hx(t, f"objective[{i}].hexes[{j}]")
-            if seen_terrain.get(h) == "river":
-                raise FormatError(f"{where}: field objective[{i}].hexes[{j}]: {t} is a river hex")
+            if h is not None and seen_terrain.get(h) == "river":
+                bad(f"objective[{i}].hexes[{j}]", f"{t} is a river hex", t)
     if scen.position is not None:
         pos = scen.position
         for side in SIDES:
             sp = pos.red if side == "red" else pos.blue
             for i, slug in enumerate(sp.hand or []):
                 if slug not in tables.command:
-                    raise FormatError(f"{where}: field position.{side}.hand[{i}]: unknown Command card {slug!r}")
+                    bad(f"position.{side}.hand[{i}]", f"unknown Command card {slug!r}")
             for i, slug in enumerate(sp.dragons or []):
                 if slug not in tables.dragon:
-                    raise FormatError(f"{where}: field position.{side}.dragons[{i}]: unknown Dragon card {slug!r}")
+                    bad(f"position.{side}.dragons[{i}]", f"unknown Dragon card {slug!r}")
         for i, slug in enumerate(pos.command_deck or []):
             if slug not in tables.command:
-                raise FormatError(f"{where}: field position.command_deck[{i}]: unknown Command card {slug!r}")
+                bad(f"position.command_deck[{i}]", f"unknown Command card {slug!r}")
         for i, slug in enumerate(pos.dragon_deck or []):
             if slug not in tables.dragon:
-                raise FormatError(f"{where}: field position.dragon_deck[{i}]: unknown Dragon card {slug!r}")
+                bad(f"position.dragon_deck[{i}]", f"unknown Dragon card {slug!r}")
         total = scen.red.honor + scen.blue.honor
         if (pos.red.honor or 0) + (pos.blue.honor or 0) > 30 or total > 30:
-            raise FormatError(f"{where}: field position: reserves exceed the 30 Honor & Fortune tokens")
+            bad("position", "reserves exceed the 30 Honor & Fortune tokens")
+    return problems
 
 
 def load_scenario_file(path: Path) -> Scenario:
@@ -294,3 +368,143 @@ def shared_builtin(scenario_id: str, edition: str = "gmt") -> Scenario:
 def _shared_builtin(scenario_id: str, edition: str) -> Scenario:
     # the shipped files never change while Kassen runs (as _builtin_scenarios assumes)
     return load_scenario_file(_builtin_scenarios(edition)[scenario_id])
+
+
+def _with_line(p: Problem, lines: dict[str, int]) -> Problem:
+    field = p.field
+    while field:
+        if field in lines:
+            return Problem(p.message, p.field, p.hex, lines[field])
+        cut = max(field.rfind("."), field.rfind("["))
+        field = field[:cut] if cut > 0 else ""
+    return p
+
+
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def field_lines(text: str) -> dict[str, int]:
+    """Dotted field path (``red.pieces[3].at``, ``terrain.forest[1]``, ``objective[0]``) ->
+    the line (1-based) where its value starts, for a TOML text ``tomllib`` reads (tomllib
+    keeps no positions). A scan of the TOML grammar's tables, keys, arrays and inline tables."""
+    out: dict[str, int] = {}
+    aot: dict[str, int] = {}
+    pos = 0
+    n = len(text)
+
+    def line_at(i: int) -> int:
+        return text.count("\n", 0, i) + 1
+
+    def skip(i: int, newlines: bool) -> int:
+        while i < n:
+            c = text[i]
+            if c == "#":
+                while i < n and text[i] != "\n":
+                    i += 1
+            elif c in " \t\r" or (newlines and c == "\n"):
+                i += 1
+            else:
+                break
+        return i
+
+    def key(i: int) -> tuple[list[str], int]:
+        parts: list[str] = []
+        while i < n:
+            i = skip(i, False)
+            if text[i] in "\"'":
+                q = text[i]
+                j = text.index(q, i + 1)
+                parts.append(text[i + 1:j])
+                i = j + 1
+            else:
+                m = _BARE.match(text, i)
+                if m is None:
+                    break
+                parts.append(m.group())
+                i = m.end()
+            i = skip(i, False)
+            if i < n and text[i] == ".":
+                i += 1
+                continue
+            break
+        return parts, i
+
+    def join(prefix: str, parts: list[str]) -> str:
+        return ".".join(([prefix] if prefix else []) + parts)
+
+    def value(i: int, path: str) -> int:
+        out.setdefault(path, line_at(i))
+        c = text[i] if i < n else ""
+        if text.startswith('"""', i) or text.startswith("'''", i):
+            q = text[i:i + 3]
+            j = i + 3
+            while True:
+                j = text.index(q, j)
+                if q == '"""' and text[j - 1] == "\\" and text[j - 2] != "\\":
+                    j += 1
+                    continue
+                break
+            while text.startswith(q[0], j + 3):
+                j += 1
+            return j + 3
+        if c == '"':
+            j = i + 1
+            while text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            return j + 1
+        if c == "'":
+            return text.index("'", i + 1) + 1
+        if c == "[":
+            i, k = skip(i + 1, True), 0
+            while i < n and text[i] != "]":
+                i = skip(value(i, f"{path}[{k}]"), True)
+                k += 1
+                if i < n and text[i] == ",":
+                    i = skip(i + 1, True)
+            return i + 1
+        if c == "{":
+            i = skip(i + 1, False)
+            while i < n and text[i] != "}":
+                parts, i = key(i)
+                i = skip(i, False)
+                if i >= n or text[i] != "=":
+                    return i
+                i = skip(value(skip(i + 1, False), join(path, parts)), False)
+                if i < n and text[i] == ",":
+                    i = skip(i + 1, False)
+            return i + 1
+        j = i
+        while j < n and text[j] not in ",]}\n#":
+            j += 1
+        if j == i:
+            raise ValueError("no value here")  # not TOML: stop locating (every loop moves on)
+        return j
+
+    prefix = ""
+    try:
+        while True:
+            pos = skip(pos, True)
+            if pos >= n:
+                break
+            if text.startswith("[[", pos):
+                parts, pos = key(pos + 2)
+                name = ".".join(parts)
+                k = aot.get(name, -1) + 1
+                aot[name] = k
+                prefix = f"{name}[{k}]"
+                out.setdefault(prefix, line_at(pos))
+                pos = text.index("]]", pos) + 2
+            elif text[pos] == "[":
+                parts, pos = key(pos + 1)
+                prefix = ".".join(parts)
+                out.setdefault(prefix, line_at(pos))
+                pos = text.index("]", pos) + 1
+            else:
+                parts, pos = key(pos)
+                pos = skip(pos, False)
+                if not parts or pos >= n or text[pos] != "=":
+                    break
+                pos = value(skip(pos + 1, False), join(prefix, parts))
+    except (ValueError, IndexError):
+        pass  # past what can be located: the fields found so far keep their lines
+    return out
