@@ -33,6 +33,11 @@ evaluation (which counts the Honor & Fortune the card costs). A card is played w
 it beats not playing it by more than ``dragon_hold`` blocks, the worth of keeping the
 card for a better window. Inside rollouts :func:`react` plays no Dragon card (speed).
 
+**The immediate-win check.** With the weight ``win_check`` (a chance; absent or 0: off), a card
+whose planned orders and moves leave attacks that win in this battle phase with at least that
+chance (:func:`kassen.ai.evaluate.win_chance`) is played, the likeliest win first, before any
+comparison of positions or rollout: a win now is never passed over for position.
+
 **Fair play.** The real state is read only through ``legal_actions()`` and
 ``observation(seat)``; everything else happens on determinized copies, whose
 hidden parts are random and whose dice come from the player's own generator.
@@ -50,6 +55,7 @@ from kassen.ai.evaluate import (
     evaluate,
     expected_damage,
     load_weights,
+    win_chance,
 )
 from kassen.ai.players import Player
 from kassen.engine.errors import KassenError
@@ -202,17 +208,31 @@ class TurnPlanner(Player):
                                     f"(a Dragon card, or a reaction); new plan {acts}, estimate "
                                     f"{evaluate(end, seat, self.w):+.1f}.")
             return steps
-        options = []
+        options: list[tuple[float, str, list[tuple[tuple[Any, ...], str]]]] = []
         plays = [a for a in s.legal_actions() if a.startswith("play ")]
         if max_cards and len(plays) > max_cards:
             plays = self.rng.shuffled(plays)[:max_cards]
         after: dict[str, CCState] = {}
+        check = float(self.w.get("win_check", 0.0))
+        wins: list[tuple[float, int]] = []
         for a in plays:
             s1 = after[a] = settle(s.apply(a), seat, self.w, self.rng)
             steps, end = self._orders_and_moves(s1, seat, cache)
+            if check:
+                wins.append((win_chance(end, self.w) if end.active == seat else 0.0, len(options)))
             options.append((evaluate(end, seat, self.w), a, [(_signature(s), a), *steps]))
         if not options:
             return []
+        if wins:
+            # the immediate-win check: a plan that wins in this battle phase with a chance of at
+            # least ``win_check`` is never passed over for position (the likeliest win first)
+            p, i = max(wins, key=lambda x: (x[0], options[x[1]][0]))
+            if p >= check:
+                if explain:
+                    acts = "; ".join(act for _, act in options[i][2])
+                    self.explanation = (f"{self.name}: plan {acts}. It wins in this battle phase with a "
+                                        f"chance of {p:.0%} (the immediate-win check).")
+                return options[i][2]
         options.sort(key=lambda o: -o[0])
         if explain:
             self.explanation = None
