@@ -258,3 +258,34 @@ def test_without_the_check_normal_passed_over_the_win():
         frozen = TurnPlanner(seed, weights=FROZEN, battle_samples=8, card_rollouts=6, card_beam=3, reply=True)
         choices.append(frozen.choose(_win_position(), RED))
     assert any(c != "play order-two-right" for c in choices)
+
+
+# ------------------------------------------------------------------ easy: weaker, never absurd
+#: Red's lone mounted Leader, ordered alone, two hexes from two full Samurai units
+LONE = """
+    [red]
+    pieces = [{ at = "L3", leader = "mounted" }, { at = "B1", unit = "ASp" }]
+    [blue]
+    pieces = [{ at = "K6", unit = "SSp" }, { at = "M6", unit = "SSp" }, { at = "V9", unit = "ASp" }]
+"""
+
+
+def test_easys_random_moves_never_walk_a_lone_leader_into_contact():
+    from kassen.ai.players import PLANNER_LEVELS
+
+    s = act(position(LONE), "play order-two-center", "order L3")
+    b = s.b
+
+    def into_contact(a: str) -> bool:
+        if not a.startswith("move ") or a.endswith(" off"):
+            return False
+        return any(n in s.units and s.units[n].side == BLUE for n in b.neighbours(b.parse(a.split()[2])))
+
+    assert sum(into_contact(a) for a in s.legal_actions()) == 5
+    floor = PLANNER_LEVELS["easy"]["noise_floor"]
+    # every decision a random one (noise 1): among the moves within the floor of the best, none
+    # next to the enemy (any sword of their 4 dice kills him); without the floor, some are
+    picks = [TurnPlanner(seed, battle_samples=2, noise=1.0, noise_floor=floor).choose(s, RED) for seed in range(1, 21)]
+    assert not any(into_contact(a) for a in picks) and len(set(picks)) > 5
+    wild = [TurnPlanner(seed, battle_samples=2, noise=1.0).choose(s, RED) for seed in range(1, 21)]
+    assert any(into_contact(a) for a in wild)

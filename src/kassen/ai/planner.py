@@ -85,7 +85,8 @@ class TurnPlanner(Player):
     ``battle_samples``: determinizations per candidate attack; ``card_rollouts``: sampled
     completions of the turn for the ``card_beam`` best cards (0: judge cards by expectation
     only); ``noise``: the chance of a random order or move instead of the planned one
-    (the ``easy`` level); ``seconds``: an optional wall-clock cap on the rollouts (experiments only: the levels count their work);
+    (the ``easy`` level; ``noise_floor``: only among those within that many blocks of the best one
+    step ahead); ``seconds``: an optional wall-clock cap on the rollouts (experiments only: the levels count their work);
     ``reply``: rollouts also play the opponent's next turn (card, orders and moves by
     expectation, battles with sampled dice) and judge the position after it.
     ``variants``: other plans of the best card judged by the rollouts beside the beam's cards,
@@ -102,7 +103,7 @@ class TurnPlanner(Player):
                  card_rollouts: int = 0, card_beam: int = 3, noise: float = 0.0, seconds: float | None = None,
                  reply: bool = False, dragons: int = 1, dragon_samples: int = 4, dragon_hold: float = 0.5,
                  variants: int = 0, crn: int = 0, reply_cards: int = 2, weights_file: str | None = None,
-                 name: str | None = None) -> None:
+                 noise_floor: float | None = None, name: str | None = None) -> None:
         self.rng = Rng(seed)
         self.dragons = bool(dragons)
         self.dragon_samples = dragon_samples
@@ -116,6 +117,7 @@ class TurnPlanner(Player):
         self.card_rollouts = card_rollouts
         self.card_beam = card_beam
         self.noise = noise
+        self.noise_floor = noise_floor
         self.seconds = seconds
         self.reply = reply
         self.variants = variants
@@ -144,7 +146,7 @@ class TurnPlanner(Player):
         det = state.determinize(seat, self.rng)
         if decision in ("play", "order", "move"):
             if self.noise and decision != "play" and self.rng.randbelow(1000) < self.noise * 1000:
-                return self.rng.choice([a for a in legal if a not in RESIGN] or legal)
+                return self._noisy(det, seat, legal)
             if decision == "play" or not self._plan_fits(det, legal):
                 self.plan = self._plan_turn(det, seat, explain=True)
             if self._plan_fits(det, legal):
@@ -157,6 +159,17 @@ class TurnPlanner(Player):
         if self.dragons and any(a.startswith("dragon ") for a in legal):
             return self._dragon_or_not(state, seat, legal)
         return react(det, seat, legal, self.w, self.rng)
+
+    def _noisy(self, det: CCState, seat: int, legal: list[str]) -> str:
+        """A random order or move (the ``easy`` level's mistakes): any legal one, or with
+        ``noise_floor`` one whose position after it is within that many blocks of the best one
+        step ahead (weaker, never absurd: no Leader walked alone into the enemy)."""
+        cands = [a for a in legal if a not in RESIGN] or legal
+        if self.noise_floor is None:
+            return self.rng.choice(cands)
+        vals = {a: evaluate(settle(det.apply(a), seat, self.w, self.rng), seat, self.w) for a in cands}
+        top = max(vals.values())
+        return self.rng.choice([a for a in cands if vals[a] >= top - self.noise_floor])
 
     # ------------------------------------------------------------ Dragon cards
     def _dragon_or_not(self, state: CCState, seat: int, legal: list[str]) -> str:

@@ -112,7 +112,8 @@ class LevelPlayer(Player):
 #: keeping and are played at a 0.25 margin, a close combat's battle back counts, Leaders and lone
 #: units in enemy reach are at risk, and a plan that wins now is played (``weights_cc.json``).
 PLANNER_LEVELS: dict[str, dict[str, object]] = {
-    "easy": {"battle_samples": 2, "noise": 0.3, "dragon_hold": 0.25},
+    # easy: 30% of its orders and moves at random, among those within 1.5 blocks of the best
+    "easy": {"battle_samples": 2, "noise": 0.3, "noise_floor": 1.5, "dragon_hold": 0.25},
     "normal": {"battle_samples": 8, "card_rollouts": 6, "card_beam": 3, "reply": True, "dragon_hold": 0.25},
     # hard: its own weights (Dragon cards held are worth keeping, a close combat's battle back
     # counts against it) and Dragon cards played at a smaller margin: 31 of 40 against mcts at 1 s
