@@ -16,10 +16,13 @@ is judged. ``mcts`` is ``MCTSPlayer(seed, iterations=10**9, seconds=S)`` with
 ``S = --mcts-seconds`` (``mcts@0.5`` sets S for one pairing); ``mcts@1300it`` is
 ``MCTSPlayer(seed, iterations=1300)``, a counted budget that no load on the machine
 changes (use it for long runs: the iterations one core makes in S seconds, measured
-by ``benchmarks/mcts_iterations.py``, stand for "S seconds per decision"). Pairings of plain
-player names go through :func:`kassen.ai.series.run_series`; pairings with a
-timed MCTS are played by :func:`play_game` (the same seeds, seats and limits as
-:func:`kassen.ai.series.play_one`, but with a player factory, and timed).
+by ``benchmarks/mcts_iterations.py``, stand for "S seconds per decision"). Every pairing is
+played by :func:`play_game` (the same seeds, seats and limits as
+:func:`kassen.ai.series.play_one`, but with a player factory, timed, and in C&C with each
+seat's Dragon cards played and Leaders lost counted from the log: :class:`Tally`).
+``LEVEL+key=value`` labels are a level with planner settings changed (``benchmarks/strength.py``),
+e.g. today's ``normal`` frozen at e5b1536:
+``normal+weights=benchmarks/weights_cc_normal_e5b1536.json+dragon_hold=0.5``.
 
 Game ``i`` of a pairing uses seed ``seed + i``; odd games swap the seats. A draw or
 an unfinished game counts as not won. A target is *met* when the observed win
@@ -46,7 +49,8 @@ import series
 
 from kassen.ai.players import Player, make_player
 from kassen.ai.search import MCTSPlayer
-from kassen.ai.series import GameSpec, play_one, run_series, specs, summarize
+from kassen.ai.series import GameSpec, game_summary, specs, summarize
+from kassen.ai.series import play_game as series_play_game
 from kassen.engine.protocol import State
 from kassen.rulesets.registry import load_game
 
@@ -168,12 +172,46 @@ class Timed(Player):
             self.worst_turn = max(self.worst_turn, self._turn)
 
 
+class Tally:
+    """Counts from a C&C game's log, per seat: Dragon cards played, Leaders killed (the seat's
+    own Leaders lost) and those killed by a Leader Casualty Check (the Leader was with a unit
+    that took a hit). Watches every state of :func:`kassen.ai.series.play_game`."""
+
+    def __init__(self) -> None:
+        self.dragon_cards = [0, 0]
+        self.leaders_lost = [0, 0]
+        self.leaders_lost_in_check = [0, 0]
+        self._removed = 0
+
+    def __call__(self, state: State) -> None:
+        if not state.game.id.startswith("cc-samurai"):
+            return
+        events = state.events
+        check = any(e.kind == "casualty_check" for e in events)
+        for e in events:
+            if e.kind == "dragon":
+                self.dragon_cards[int(e.data["side"])] += 1
+        removed = getattr(state, "removed", [])
+        for r in removed[self._removed:]:
+            if r.get("cause") == "killed" and r.get("type") in ("foot", "mounted", "commander"):
+                self.leaders_lost[int(r["side"])] += 1
+                if check:
+                    self.leaders_lost_in_check[int(r["side"])] += 1
+        self._removed = len(removed)
+
+
 def play_game(spec: GameSpec) -> dict[str, Any]:
-    """One game between labelled players: ``series.play_one`` plus timings."""
+    """One game between labelled players: ``series.play_one`` plus timings, and in C&C the
+    Dragon cards played and Leaders lost by each seat (:class:`Tally`)."""
     start = time.perf_counter()
     players = [Timed(make(label, spec.seed * 7919 + i)) for i, label in enumerate(spec.players)]
-    out = play_one(spec, players=list(players))
+    tally = Tally()
+    state, actions = series_play_game(spec, list(players), tally)
+    out = game_summary(spec, state, actions)
     out.update({
+        "dragon_cards_by_seat": tally.dragon_cards,
+        "leaders_lost_by_seat": tally.leaders_lost,
+        "leaders_lost_in_check_by_seat": tally.leaders_lost_in_check,
         "seconds": time.perf_counter() - start,
         "decisions_by_seat": [p.decisions for p in players],
         "searched_by_seat": [p.searched for p in players],
@@ -185,9 +223,7 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
 
 def run_pairing(game_id: str, scenario: str | None, labels: list[str], games: int, seed: int, workers: int,
                 on_game: Any) -> list[dict[str, Any]]:
-    """All the games of one pairing, seats alternated."""
-    if all("@" not in lb for lb in labels):
-        return run_series(game_id, scenario, labels, games, seed, swap=True, workers=workers, on_game=on_game)
+    """All the games of one pairing, seats alternated (timed, and tallied by :class:`Tally`)."""
     todo = list(specs(game_id, scenario, labels, games, seed, swap=True))
     out: list[dict[str, Any]] = []
     if workers <= 1:
@@ -240,6 +276,19 @@ def conclude(labels: list[str], results: list[dict[str, Any]], seats: tuple[str,
             think = sum(r["think_seconds_by_seat"][r["players"].index(lb)] for r in results)
             verdict[f"{lb}_searched_decisions_per_game"] = searched / len(results)
             verdict[f"{lb}_think_seconds_per_game"] = think / len(results)
+    if all("dragon_cards_by_seat" in r for r in results):
+        for lb in labels:
+            seat_of = [r["players"].index(lb) for r in results]
+            played = [r["dragon_cards_by_seat"][k] for r, k in zip(results, seat_of)]
+            lost = sum(r["leaders_lost_by_seat"][k] for r, k in zip(results, seat_of))
+            in_check = [r["leaders_lost_in_check_by_seat"][k] for r, k in zip(results, seat_of)]
+            verdict[f"{lb}_dragon_cards"] = sum(played)
+            verdict[f"{lb}_games_with_a_dragon_card"] = sum(1 for n in played if n)
+            verdict[f"{lb}_leaders_lost"] = lost
+            verdict[f"{lb}_games_with_a_leader_lost_in_a_casualty_check"] = sum(1 for n in in_check if n)
+            print(f"  {lb}: {sum(played)} Dragon cards played, at least one in {sum(1 for n in played if n)} of "
+                  f"{len(results)} games; {lost} Leaders lost, in a Leader Casualty Check in "
+                  f"{sum(1 for n in in_check if n)} games")
     lo, hi = verdict["ci95"]
     print(f"  {labels[0]} won {verdict['wins']}/{verdict['games']} = {verdict['win_rate']:.0%} "
           f"(95% Wilson interval {lo:.0%} - {hi:.0%}); draws {stats.draws}, unfinished {stats.unfinished}; "

@@ -29,6 +29,19 @@ Terms (each a difference, ``seat`` minus the opponent):
   optional weight ``battle_back``);
 * Dragon cards held (optional ``dragon_card``, 0 by default): each side's Dragon cards (their
   number is public) count while its Honor & Fortune could pay for them, ``dragon_cost`` a card;
+* Leader safety (optional ``leader_risk``, 0 by default): each Leader attached to a unit that
+  the enemy can hit next turn risks the Leader Casualty Check (close combat: one die, a sword
+  kills; ranged: two swords on two dice; a unit eliminated leaves its Leader one die; the Army
+  Commander two swords on two dice), a lone Leader in an enemy unit's reach is killed by any
+  sword of its dice (``lone_leader_risk``); each counts its chance times a banner and the
+  Leader's worth; a close combat by a unit with a Leader also risks the check in the battle back;
+* overextension (optional ``overextension``): a unit with no friend beside it, which more than
+  one enemy unit can attack next turn, counts ``overextension`` for each attacker past the first
+  (cavalry ``1 + overextension_cavalry`` times that); these risks count in full for the side
+  about to be attacked and ``exposed_later`` of it for the side that moves next;
+* the chance to win now (optional ``win_chance``): during a side's own turn, the chance that the
+  attacks its ordered units can still make eliminate the units and Leaders it needs for victory
+  (:func:`win_chance`), times ``win_chance`` blocks;
 * hand fit: how well ``seat``'s own section cards match where its units stand;
 * engagement: ``seat``'s units closing the distance to the enemy, a little (an
   asymmetric taste for attack: a passive army gives the initiative away, and
@@ -46,6 +59,7 @@ from kassen.rulesets.cc_samurai.board import sections_of
 from kassen.rulesets.cc_samurai.combat import dice_count, marginals
 
 if TYPE_CHECKING:
+    from kassen.rulesets.cc_samurai.board import Unit
     from kassen.rulesets.cc_samurai.data import TerrainType, UnitType
     from kassen.rulesets.cc_samurai.state import CCState
 
@@ -128,17 +142,194 @@ def close_exchange(s: CCState, ut: UnitType, blocks: int, on: TerrainType, at: H
     """Value of a close combat by the unit at ``at`` (type ``ut``, ``blocks``, on terrain ``on``) on
     the unit at ``into``: :func:`expected_damage`, less ``battle_back`` (optional weight, 0 by
     default) times the expected damage of the target's battle back when it survives with the
-    blocks it is expected to keep (its flags and retreats are what the weight below 1 leaves for)."""
+    blocks it is expected to keep (its flags and retreats are what the weight below 1 leaves for),
+    and less ``leader_risk`` (optional, 0 by default) times the chance that the battle back kills
+    the Leader attached to the attacker in its casualty check, in banners and the Leader's worth."""
     value, exp, p_elim, n = _attack(s, ut, blocks, "close", 1, on, into, moved, w, bonus)
     bb = float(w.get("battle_back", 0.0))
-    if not bb or n <= 0:
+    lr = float(w.get("leader_risk", 0.0))
+    if (not bb and not lr) or n <= 0:
         return value
     tu = s.units[into]
     tt = s.ut(tu)
     left = tu.blocks - int(exp + 0.5)
     if left <= 0 or s.ter(into).cap_on("close", tt.cavalry) == 0 or on.cap_into("close", tt.cavalry) == 0:
         return value
-    return value - bb * (1.0 - p_elim) * expected_damage(s, tt, left, "close", 1, s.ter(into), at, False, w)
+    if bb:
+        value -= bb * (1.0 - p_elim) * expected_damage(s, tt, left, "close", 1, s.ter(into), at, False, w)
+    ld = s.leaders.get(at)
+    if lr and ld is not None and ld.side != tu.side:
+        nb = dice_count(tt, "close", 1, False, left, s.ter(into), on, 0)
+        if nb > 0:
+            table = _damage_table(nb, tt, ut, "close")
+            hit, dead = table[0][1], table[min(blocks, 4) - 1][1]
+            value -= lr * (1.0 - p_elim) * _leader_death(ld.kind, "close", hit, dead) * leader_worth(ld.kind, w)
+    return value
+
+
+#: the chance that one die rolls a sword (each of the six faces is as likely)
+SWORD = 1.0 / 6.0
+
+
+def _leader_death(kind: str, combat: str, hit: float, eliminated: float) -> float:
+    """The chance that a Leader attached to a unit is killed by one attack on it: the attack hits
+    its unit with chance ``hit`` and eliminates it with chance ``eliminated`` (rule "Leader
+    Casualty Check": close combat, one die and a sword; ranged, two dice and two swords; the unit
+    eliminated, one die for the Leader left alone; the Army Commander, two dice and two swords)."""
+    if kind == "commander":
+        return hit * SWORD * SWORD
+    survived = SWORD if combat == "close" else SWORD * SWORD
+    return (hit - eliminated) * survived + eliminated * SWORD
+
+
+def leader_worth(kind: str, w: Weights, lone: bool = False) -> float:
+    """What losing a Leader costs: the banner the enemy gains and the Leader's own worth (with a
+    unit, or ``lone``)."""
+    own = w["commander"] if kind == "commander" else (w["leader_lone"] if lone else w["leader_attached"])
+    return float(w["banner"]) + float(own)
+
+
+#: an enemy unit as :func:`_exposure` reads it: hex, unit, type, terrain, whether it is in contact
+Foe = tuple[Hex, "Unit", "UnitType", "TerrainType", bool]
+
+
+def foes_of(s: CCState, side: int, contact: set[Hex] | None = None) -> list[Foe]:
+    """The units of ``side``'s enemy, for :func:`_exposure` (computed once per evaluation;
+    ``contact``: the hexes of the units with an enemy beside them, when known)."""
+    return [(e, eu, s.ut(eu), s.ter(e), _in_contact(s, e, eu.side) if contact is None else e in contact)
+            for e, eu in s.units.items() if eu.side != side]
+
+
+def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe]) -> tuple[float, float]:
+    """The enemy units (``foes``: :func:`foes_of` the piece's side) that can attack the piece at
+    ``h`` (a unit, or a lone Leader) next turn, each counted by the chance it gets there (1 beside
+    it, ``reach_discount`` one move away, 0.8 in range of its missiles), and the chance that their
+    attacks kill the Leader at ``h``."""
+    u = s.units.get(h)
+    ld = s.leaders.get(h)
+    side = u.side if u is not None else (ld.side if ld is not None else 0)
+    tt = s.ut(u) if u is not None else None
+    here = s.ter(h)
+    hx, hr = h
+    attackers = 0.0
+    alive = 1.0  # the chance the Leader at ``h`` survives every attack
+    reach = float(w["reach_discount"])
+    for e, eu, et, on, contact in foes:
+        dr = abs(e[1] - hr)
+        if dr > 4:
+            continue
+        dx = abs(e[0] - hx)
+        d = dr + max(0, (dx - dr) // 2)
+        if d > 4:
+            continue
+        chance = 0.0
+        kind = "close"
+        n = 0
+        if (et.close > 0 or et.dice_per_block) and on.cap_on("close", et.cavalry) != 0 \
+                and here.cap_into("close", et.cavalry) != 0:
+            if d == 1:
+                chance, n = 1.0, dice_count(et, "close", 1, False, eu.blocks, on, here, 0)
+            elif d <= 1 + et.battle_move and not contact:
+                chance, n = reach, dice_count(et, "close", 1, True, eu.blocks, here, here, 0)
+        if chance == 0.0 and et.ranged and d >= 2 and d in et.ranged and (tt is None or not tt.bodyguard) \
+                and not contact and on.cap_on("ranged", et.cavalry) != 0:
+            chance, kind = 0.8, "ranged"
+            n = dice_count(et, "ranged", d, False, eu.blocks, on, here, 0)
+        if chance == 0.0:
+            continue
+        attackers += chance
+        if ld is None or ld.side != side or n <= 0:
+            continue
+        if tt is None or u is None:  # a lone Leader: any sword of the attacker's dice kills him
+            death = 1.0 - (1.0 - SWORD) ** n
+        else:
+            table = _damage_table(n, et, tt, kind)
+            death = _leader_death(ld.kind, kind, table[0][1], table[min(u.blocks, 4) - 1][1])
+        alive *= 1.0 - chance * death
+    return attackers, 1.0 - alive
+
+
+def _in_contact(s: CCState, h: Hex, side: int) -> bool:
+    """Whether the unit of ``side`` at ``h`` has an enemy unit beside it (it fights there)."""
+    units = s.units
+    for n in s.b.neighbours(h):
+        nu = units.get(n)
+        if nu is not None and nu.side != side:
+            return True
+    return False
+
+
+def _kills(s: CCState, h: Hex, w: Weights) -> list[tuple[Hex, float]]:
+    """The targets an attack by the (ordered, active) unit at ``h`` can remove now for a banner
+    (a unit eliminated, bodyguards excepted; a lone Leader hit by a sword), with the chance."""
+    u = s.units[h]
+    ut = s.ut(u)
+    moved = s.ti["moved"].get(f"u:{u.uid}", 0) > 0
+    out: list[tuple[Hex, float]] = []
+    for kind, targets in (("close", s.close_targets(h)), ("ranged", s.ranged_targets(h))):
+        for n in targets:
+            n_dice = s.combat_dice(kind, h, n, False)
+            if n_dice <= 0:
+                continue
+            tu = s.units.get(n)
+            if tu is None:
+                out.append((n, 1.0 - (1.0 - SWORD) ** n_dice))
+                continue
+            tt = s.ut(tu)
+            if tt.bodyguard:
+                continue
+            base = dice_count(ut, kind, s.b.distance(h, n), moved, u.blocks, s.ter(h), s.ter(n), 0)
+            p = _attack(s, ut, u.blocks, kind, s.b.distance(h, n), s.ter(h), n, moved, w, max(0, n_dice - base))[2]
+            if p > 0:
+                out.append((n, p))
+    return out
+
+
+def win_chance(s: CCState, w: Weights) -> float:
+    """The chance that the active side wins in this turn's battle phase: its ordered units that
+    may still battle each attack their likeliest kill (each target once, likeliest first; a unit
+    left without a target of its own attacks again the one where it adds most), and eliminate at
+    least the banners it lacks (units and lone Leaders; attacks independent; 0 outside its own
+    turn)."""
+    if not s.stack or s.stack[-1]["t"] not in ("order", "move", "battle") or s.is_terminal():
+        return 0.0
+    active = s.active
+    needed = max(1, s.victory - s.banners[active])
+    options: list[tuple[float, Hex, int]] = []
+    for i, key in enumerate(s.ti["orders"]):
+        if key[0] != "u":
+            continue
+        h = s.key_hex(key)
+        if h is None or s.units[h].side != active or not s.can_battle(h):
+            continue
+        for n, p in _kills(s, h, w):
+            options.append((p, n, i))
+    options.sort(key=lambda o: -o[0])
+    # each attacker on its likeliest kill, each target once; an attacker left without a target of
+    # its own then tries again one that another attacker may have missed
+    missed: dict[Hex, float] = {}  # target -> the chance it survives the attacks on it
+    used_units: set[int] = set()
+    for p, n, i in options:
+        if n in missed or i in used_units:
+            continue
+        missed[n] = 1.0 - p
+        used_units.add(i)
+    for _, n, i in options:
+        if i in used_units or n not in missed:
+            continue
+        best = max((o for o in options if o[2] == i and o[1] in missed), key=lambda o: missed[o[1]] * o[0])
+        missed[best[1]] *= 1.0 - best[0]
+        used_units.add(i)
+    chances = [1.0 - m for m in missed.values()]
+    if len(chances) < needed:
+        return 0.0
+    # the chance of at least ``needed`` successes among independent attacks
+    dist = [1.0] + [0.0] * len(chances)
+    for p in chances:
+        for k in range(len(chances), 0, -1):
+            dist[k] = dist[k] * (1.0 - p) + dist[k - 1] * p
+        dist[0] *= 1.0 - p
+    return float(sum(dist[needed:]))
 
 
 def _threat(s: CCState, h: Hex, w: Weights) -> float:
@@ -222,28 +413,58 @@ def _hand_fit(s: CCState, seat: int, w: Weights) -> float:
     return total / n if n else 0.0
 
 
+#: the weights :func:`features` counts linearly (``block.<symbol>``: the entries of ``block``); every
+#: other weight (caps, discounts, ``dragon_cost``, ``overextension_cavalry``, ``exposed_later``,
+#: ``win``) shapes a feature, and the blocks and banners also value the damage inside threats
+LINEAR = ("block.square", "block.triangle", "block.circle", "block.swords", "ranged_block_bonus",
+          "cavalry_block_bonus", "unit_alive", "banner", "banner_near_victory", "honor", "honor_over_cap",
+          "command", "dragon_card", "leader_attached", "commander", "leader_lone", "support", "threat_next",
+          "threat_later", "pending_attack", "hand_fit", "engage", "leader_risk", "lone_leader_risk",
+          "overextension", "win_chance")
+
+
+def weight(w: Weights, key: str) -> float:
+    """The value of a linear weight (``block.square`` reads ``w["block"]["square"]``; an optional
+    weight absent from ``w`` is 0)."""
+    if key.startswith("block."):
+        return float(w["block"].get(key[6:], 1.0))
+    return float(w.get(key, 0.0))
+
+
 def evaluate(s: CCState, seat: int, w: Weights) -> float:
-    """How well ``seat`` stands, in blocks (see the module notes for what it reads)."""
+    """How well ``seat`` stands, in blocks (see the module notes for what it reads): the sum of
+    each weight of :data:`LINEAR` times its feature (:func:`features`), or ``±win`` (0 for a
+    draw) when the game is over."""
     res = s.result()
     if res is not None:
         if res.winner is None:
             return 0.0
         return float(w["win"]) if res.winner == seat else -float(w["win"])
+    f = features(s, seat, w)
+    return float(sum(weight(w, k) * v for k, v in f.items()))
+
+
+def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
+    """The feature of each weight of :data:`LINEAR` in a game not over (``seat``'s point of view):
+    :func:`evaluate` is their sum weighted. Weights that are 0 or absent are not computed (their
+    feature is 0) unless ``w`` holds them; the tuning (``benchmarks/tune_eval.py``) reads these."""
     opp = 1 - seat
     sign = {seat: 1.0, opp: -1.0}
-    score = 0.0
+    f: dict[str, float] = dict.fromkeys(LINEAR, 0.0)
     victory = max(1, s.victory)
-    dragon_card = float(w.get("dragon_card", 0.0))
     dragon_cost = float(w.get("dragon_cost", 1.5))
+    cap = w["honor_cap"]
     for side in (0, 1):
+        sg = sign[side]
         bn = s.banners[side]
-        score += sign[side] * (w["banner"] * bn + w["banner_near_victory"] * (bn / victory) ** 2)
+        f["banner"] += sg * bn
+        f["banner_near_victory"] += sg * (bn / victory) ** 2
         hon = s.honor[side]
-        cap = w["honor_cap"]
-        score += sign[side] * (w["honor"] * min(hon, cap) + w["honor_over_cap"] * max(0, hon - cap))
-        score += sign[side] * w["command"] * s.command[side]
-        if dragon_card:
-            score += sign[side] * dragon_card * min(len(s.dragons[side]), hon / dragon_cost)
+        f["honor"] += sg * min(hon, cap)
+        f["honor_over_cap"] += sg * max(0, hon - cap)
+        f["command"] += sg * s.command[side]
+        if "dragon_card" in w:
+            f["dragon_card"] += sg * min(len(s.dragons[side]), hon / dragon_cost)
     active = s.active
     top = s.stack[-1]["t"] if s.stack else "end"
     own_turn_phase = top in ("order", "move", "battle", "combat", "retreat", "lretreat", "loh", "dloh", "dragon", "pick")
@@ -254,37 +475,78 @@ def evaluate(s: CCState, seat: int, w: Weights) -> float:
     b = s.b
     enemy_hexes: list[list[Hex]] = [[], []]
     threats: list[list[float]] = [[], []]
+    alone: list[Hex] = []  # units with no friendly piece beside them
+    contact: set[Hex] = set()  # units with an enemy unit beside them
     for h, u in units.items():
         enemy_hexes[1 - u.side].append(h)
+    engage_cap = w["engage_cap"]
     for h, u in units.items():
         ut = s.ut(u)
         sg = sign[u.side]
-        score += sg * (block_value(ut, w) * u.blocks + w["unit_alive"])
+        key = "block." + ut.symbol
+        f[key] = f.get(key, 0.0) + sg * u.blocks
+        if ut.ranged:
+            f["ranged_block_bonus"] += sg * u.blocks
+        if ut.cavalry:
+            f["cavalry_block_bonus"] += sg * u.blocks
+        f["unit_alive"] += sg
         friends = 0
         for n in b.neighbours(h):
             fu = units.get(n)
-            if (fu is not None and fu.side == u.side) or (fu is None and n in leaders and leaders[n].side == u.side):
+            if fu is not None and fu.side != u.side:
+                contact.add(h)
+            elif (fu is not None and fu.side == u.side) or (fu is None and n in leaders and leaders[n].side == u.side):
                 friends += 1
         if friends >= 2:
-            score += sg * w["support"]
+            f["support"] += sg
+        elif friends == 0 and not ut.bodyguard:
+            alone.append(h)
         ld = leaders.get(h)
         if ld is not None and ld.side == u.side:
-            score += sg * (w["commander"] if ld.kind == "commander" else w["leader_attached"])
+            f["commander" if ld.kind == "commander" else "leader_attached"] += sg
         threats[u.side].append(_threat(s, h, w))
         # engagement (``seat``'s own units only: the enemy closing in is no loss): distance to the
         # nearest enemy unit, capped
         foes = enemy_hexes[u.side]
         if u.side == seat and foes and not ut.bodyguard:
-            d = min(b.distance(h, f) for f in foes)
-            score -= w["engage"] * min(d, w["engage_cap"])
+            d = min(b.distance(h, e) for e in foes)
+            f["engage"] -= min(d, engage_cap)
     for h, ld in leaders.items():
         if h not in units:
-            score += sign[ld.side] * w["leader_lone"]
+            f["leader_lone"] += sign[ld.side]
+    # risks the side about to be attacked runs (in full), and the side that moves next (in part)
+    if "leader_risk" in w or "lone_leader_risk" in w or "overextension" in w:
+        later = float(w.get("exposed_later", 0.5))
+        foe_lists: list[list[Foe] | None] = [None, None]
+        for h, ld in leaders.items():
+            if h in units and units[h].side != ld.side:
+                continue
+            fs = foe_lists[ld.side]
+            if fs is None:
+                fs = foe_lists[ld.side] = foes_of(s, ld.side, contact)
+            death = _exposure(s, h, w, fs)[1]
+            if death:
+                share = later if ld.side == next_side else 1.0
+                lone = h not in units
+                f["lone_leader_risk" if lone else "leader_risk"] -= \
+                    sign[ld.side] * share * death * leader_worth(ld.kind, w, lone)
+        if "overextension" in w:
+            over_cav = float(w.get("overextension_cavalry", 0.0))
+            for h in alone:
+                u = units[h]
+                fs = foe_lists[u.side]
+                if fs is None:
+                    fs = foe_lists[u.side] = foes_of(s, u.side, contact)
+                k = _exposure(s, h, w, fs)[0]
+                if k > 1.0:
+                    share = later if u.side == next_side else 1.0
+                    cav = 1.0 + over_cav if s.ut(u).cavalry else 1.0
+                    f["overextension"] -= sign[u.side] * share * cav * min(k - 1.0, 3.0)
     # a side orders a few units a turn: its best ``threat_units`` threats count (0: all of them)
     k = int(w.get("threat_units", 0))
     for side in (0, 1):
         ts = sorted(threats[side], reverse=True)[:k] if k else threats[side]
-        score += sign[side] * sum(ts) * (w["threat_next"] if side == next_side else w["threat_later"])
+        f["threat_next" if side == next_side else "threat_later"] += sign[side] * sum(ts)
     if own_turn_phase and top != "play":
         orders = s.ti["orders"]
         pending = 0.0
@@ -295,6 +557,8 @@ def evaluate(s: CCState, seat: int, w: Weights) -> float:
             if h2 is None or units[h2].side != active or not s.can_battle(h2):
                 continue
             pending += _pending(s, h2, w)
-        score += sign[active] * w["pending_attack"] * pending
-    score += w["hand_fit"] * _hand_fit(s, seat, w)
-    return float(score)
+        f["pending_attack"] += sign[active] * pending
+        if "win_chance" in w:
+            f["win_chance"] += sign[active] * win_chance(s, w)
+    f["hand_fit"] += _hand_fit(s, seat, w)
+    return f

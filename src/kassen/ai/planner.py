@@ -33,6 +33,11 @@ evaluation (which counts the Honor & Fortune the card costs). A card is played w
 it beats not playing it by more than ``dragon_hold`` blocks, the worth of keeping the
 card for a better window. Inside rollouts :func:`react` plays no Dragon card (speed).
 
+**The immediate-win check.** With the weight ``win_check`` (a chance; absent or 0: off), a card
+whose planned orders and moves leave attacks that win in this battle phase with at least that
+chance (:func:`kassen.ai.evaluate.win_chance`) is played, the likeliest win first, before any
+comparison of positions or rollout: a win now is never passed over for position.
+
 **Fair play.** The real state is read only through ``legal_actions()`` and
 ``observation(seat)``; everything else happens on determinized copies, whose
 hidden parts are random and whose dice come from the player's own generator.
@@ -50,6 +55,7 @@ from kassen.ai.evaluate import (
     evaluate,
     expected_damage,
     load_weights,
+    win_chance,
 )
 from kassen.ai.player import Player
 from kassen.engine.errors import KassenError
@@ -79,7 +85,8 @@ class TurnPlanner(Player):
     ``battle_samples``: determinizations per candidate attack; ``card_rollouts``: sampled
     completions of the turn for the ``card_beam`` best cards (0: judge cards by expectation
     only); ``noise``: the chance of a random order or move instead of the planned one
-    (the ``easy`` level); ``seconds``: an optional wall-clock cap on the rollouts (experiments only: the levels count their work);
+    (the ``easy`` level; ``noise_floor``: only among those within that many blocks of the best one
+    step ahead); ``seconds``: an optional wall-clock cap on the rollouts (experiments only: the levels count their work);
     ``reply``: rollouts also play the opponent's next turn (card, orders and moves by
     expectation, battles with sampled dice) and judge the position after it.
     ``variants``: other plans of the best card judged by the rollouts beside the beam's cards,
@@ -96,7 +103,7 @@ class TurnPlanner(Player):
                  card_rollouts: int = 0, card_beam: int = 3, noise: float = 0.0, seconds: float | None = None,
                  reply: bool = False, dragons: int = 1, dragon_samples: int = 4, dragon_hold: float = 0.5,
                  variants: int = 0, crn: int = 0, reply_cards: int = 2, weights_file: str | None = None,
-                 name: str | None = None) -> None:
+                 noise_floor: float | None = None, name: str | None = None) -> None:
         self.rng = Rng(seed)
         self.dragons = bool(dragons)
         self.dragon_samples = dragon_samples
@@ -110,6 +117,7 @@ class TurnPlanner(Player):
         self.card_rollouts = card_rollouts
         self.card_beam = card_beam
         self.noise = noise
+        self.noise_floor = noise_floor
         self.seconds = seconds
         self.reply = reply
         self.variants = variants
@@ -138,7 +146,7 @@ class TurnPlanner(Player):
         det = state.determinize(seat, self.rng)
         if decision in ("play", "order", "move"):
             if self.noise and decision != "play" and self.rng.randbelow(1000) < self.noise * 1000:
-                return self.rng.choice([a for a in legal if a not in RESIGN] or legal)
+                return self._noisy(det, seat, legal)
             if decision == "play" or not self._plan_fits(det, legal):
                 self.plan = self._plan_turn(det, seat, explain=True)
             if self._plan_fits(det, legal):
@@ -151,6 +159,17 @@ class TurnPlanner(Player):
         if self.dragons and any(a.startswith("dragon ") for a in legal):
             return self._dragon_or_not(state, seat, legal)
         return react(det, seat, legal, self.w, self.rng)
+
+    def _noisy(self, det: CCState, seat: int, legal: list[str]) -> str:
+        """A random order or move (the ``easy`` level's mistakes): any legal one, or with
+        ``noise_floor`` one whose position after it is within that many blocks of the best one
+        step ahead (weaker, never absurd: no Leader walked alone into the enemy)."""
+        cands = [a for a in legal if a not in RESIGN] or legal
+        if self.noise_floor is None:
+            return self.rng.choice(cands)
+        vals = {a: evaluate(settle(det.apply(a), seat, self.w, self.rng), seat, self.w) for a in cands}
+        top = max(vals.values())
+        return self.rng.choice([a for a in cands if vals[a] >= top - self.noise_floor])
 
     # ------------------------------------------------------------ Dragon cards
     def _dragon_or_not(self, state: CCState, seat: int, legal: list[str]) -> str:
@@ -202,17 +221,31 @@ class TurnPlanner(Player):
                                     f"(a Dragon card, or a reaction); new plan {acts}, estimate "
                                     f"{evaluate(end, seat, self.w):+.1f}.")
             return steps
-        options = []
+        options: list[tuple[float, str, list[tuple[tuple[Any, ...], str]]]] = []
         plays = [a for a in s.legal_actions() if a.startswith("play ")]
         if max_cards and len(plays) > max_cards:
             plays = self.rng.shuffled(plays)[:max_cards]
         after: dict[str, CCState] = {}
+        check = float(self.w.get("win_check", 0.0))
+        wins: list[tuple[float, int]] = []
         for a in plays:
             s1 = after[a] = settle(s.apply(a), seat, self.w, self.rng)
             steps, end = self._orders_and_moves(s1, seat, cache)
+            if check:
+                wins.append((win_chance(end, self.w) if end.active == seat else 0.0, len(options)))
             options.append((evaluate(end, seat, self.w), a, [(_signature(s), a), *steps]))
         if not options:
             return []
+        if wins:
+            # the immediate-win check: a plan that wins in this battle phase with a chance of at
+            # least ``win_check`` is never passed over for position (the likeliest win first)
+            p, i = max(wins, key=lambda x: (x[0], options[x[1]][0]))
+            if p >= check:
+                if explain:
+                    acts = "; ".join(act for _, act in options[i][2])
+                    self.explanation = (f"{self.name}: plan {acts}. It wins in this battle phase with a "
+                                        f"chance of {p:.0%} (the immediate-win check).")
+                return options[i][2]
         options.sort(key=lambda o: -o[0])
         if explain:
             self.explanation = None

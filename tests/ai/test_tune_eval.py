@@ -1,0 +1,106 @@
+"""``benchmarks/tune_eval.py`` (issue 33): the Texel-style logistic fit recovers known weights
+from a small synthetic set of positions, writes them with the run's provenance, and the
+evaluation it fits is the sum of its weighted features."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kassen.ai.evaluate import LINEAR, evaluate, features, load_weights, weight
+from tests.ai.test_players import _mid_game_state
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import tune_eval  # noqa: E402
+
+#: the weights the synthetic outcomes are drawn with (the unit, block.triangle, stays 1.0)
+TRUE = {"block.triangle": 1.0, "banner": 2.0, "honor": 0.6}
+TRUE_K = 0.5
+
+
+def _synthetic_games(n_games: int, per_game: int, seed: int) -> dict[int, dict[str, object]]:
+    """Positions with three features and outcomes drawn from ``sigmoid(TRUE_K * TRUE · f)``."""
+    rng = np.random.default_rng(seed)
+    games: dict[int, dict[str, object]] = {}
+    for g in range(n_games):
+        positions = []
+        for _ in range(per_game):
+            f = {"block.triangle": float(rng.normal(0, 3)), "banner": float(rng.integers(-3, 4)),
+                 "honor": float(rng.normal(0, 2))}
+            z = TRUE_K * sum(TRUE[k] * v for k, v in f.items())
+            y = float(rng.random() < 1 / (1 + math.exp(-z)))
+            positions.append({"side": 0, "turn": 1, "at": "play", "f": f, "y": y})
+        games[g] = {"seed": g, "winner": 0, "actions": 1, "cpu": 1.0, "positions": positions}
+    return games
+
+
+def test_the_fit_recovers_known_weights_from_a_tiny_synthetic_set():
+    games = _synthetic_games(100, 60, 7)
+    w = load_weights()  # starts from the shipped weights: banner 3.0, honor 0.35
+    assert (weight(w, "banner"), weight(w, "honor")) != (TRUE["banner"], TRUE["honor"])
+    result = tune_eval.fit(games, w, ["banner", "honor"], prior=0.0, rounds=6)
+    assert result["weights"]["banner"] == pytest.approx(TRUE["banner"], rel=0.12)
+    assert result["weights"]["honor"] == pytest.approx(TRUE["honor"], rel=0.15)
+    assert result["K"] == pytest.approx(TRUE_K, rel=0.12)
+    # the held-out games (seeds that are multiples of 5) are predicted better than before
+    assert result["held_out_positions"] == 20 * 60
+    assert result["loss_after"]["held_out"] < result["loss_before"]["held_out"]
+    assert [c["games"] for c in result["curve"]] == [20, 40, 60, 80]
+
+
+def test_the_prior_keeps_weights_near_the_start_when_the_positions_say_little():
+    games = _synthetic_games(10, 5, 3)
+    w = load_weights()
+    loose = tune_eval.fit(games, w, ["banner", "honor"], prior=0.0)
+    tight = tune_eval.fit(games, w, ["banner", "honor"], prior=100.0)
+    assert abs(tight["weights"]["banner"] - 3.0) < abs(loose["weights"]["banner"] - 3.0)
+    assert tight["weights"]["banner"] == pytest.approx(3.0, abs=0.05)
+
+
+def test_fit_only_writes_the_weights_with_the_runs_provenance(tmp_path, capsys):
+    work = tmp_path / "work"
+    work.mkdir()
+    with open(work / "positions.jsonl", "w", encoding="utf-8") as f:
+        for g in _synthetic_games(40, 40, 11).values():
+            f.write(json.dumps(g) + "\n")
+        f.write('{"seed": 99, "posit')  # the torn line of a stopped run is ignored
+    out = tmp_path / "tuned.json"
+    assert tune_eval.main(["--fit-only", "--work", str(work), "--out", str(out), "--keys", "banner,honor",
+                           "--prior", "0"]) == 0
+    tuned = load_weights(out)  # a complete weights file
+    assert tuned["banner"] == pytest.approx(TRUE["banner"], rel=0.25)
+    prov = tuned["_tuning"]
+    assert prov["games"] == 40 and prov["seeds"] == "0-39" and prov["keys"] == ["banner", "honor"]
+    assert prov["cpu_hours"] == pytest.approx(40 / 3600, abs=1e-4) and prov["commit"]
+    assert "held-out" in capsys.readouterr().out
+
+
+def test_unknown_keys_are_refused_by_name():
+    with pytest.raises(SystemExit, match="bogus"):
+        tune_eval.usable_keys([], load_weights(), ["banner", "bogus"])
+
+
+def test_the_evaluation_is_the_sum_of_its_weighted_features():
+    s = _mid_game_state(6, 50)
+    w = load_weights()
+    for seat in (0, 1):
+        f = features(s, seat, w)
+        assert set(LINEAR) <= set(f)
+        assert evaluate(s, seat, w) == pytest.approx(sum(weight(w, k) * v for k, v in f.items()))
+
+
+def test_self_play_records_positions_with_their_outcome():
+    from kassen.ai.series import GameSpec
+
+    spec = GameSpec("cc-samurai", None, ("tune", "tune"), 5, max_actions=60)
+    g = tune_eval.play_positions((spec, load_weights(), {"battle_samples": 1, "card_rollouts": 0}))
+    assert g["seed"] == 5 and g["positions"]
+    assert {p["side"] for p in g["positions"]} == {0, 1}
+    assert {p["at"] for p in g["positions"]} == {"play", "battle"}
+    # unfinished after 60 actions: a draw for both sides
+    assert g["winner"] is None and {p["y"] for p in g["positions"]} == {0.5}
