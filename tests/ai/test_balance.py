@@ -306,4 +306,5 @@ def test_a_bare_ray_flag_means_a_local_instance(monkeypatch, args, address):
     monkeypatch.setattr(series, "run_series", refuse)
     r = CliRunner().invoke(app, ["battle", "--ray", *args[1:], "cc-samurai", "--players", "random,random"]
                            if args[1:] != ["--json"] else ["battle", *args, "--players", "random,random"])
-    assert f"ray={address}" in r.output, r.output
+    # a remote address is checked before any game (issue 34, D8): the error names it as parsed
+    assert f"ray={address}" in r.output or f"at {address} " in r.output, r.output

@@ -219,6 +219,10 @@ def test_undo_goes_back_to_the_last_decision_never_past_dice(app_client: Any) ->
 def test_odds_of_an_attack(app_client: Any) -> None:
     client, svc = app_client
     gid, (red, blue) = seeded_game(client, svc, ["human", "human"], seed=2)
+    start = svc.get(gid).state  # playing a Command card has no odds
+    r = client.get(f"/api/games/{gid}/odds", params={"action": start.legal_actions()[0]},
+                   headers=(red, blue)[start.to_move()].headers)
+    assert r.status_code == 404 and "no odds" in r.json()["error"]["message"]
     play_until(svc, gid, lambda lv: any(a.startswith("attack ") for a in lv.state.legal_actions()))
     live = svc.get(gid)
     seat = (red, blue)[live.state.to_move()]
@@ -241,9 +245,6 @@ def test_odds_of_an_attack(app_client: Any) -> None:
     mover = (red, blue)[live.state.to_move()]
     r = client.get(f"/api/games/{gid}/odds", params={"action": "attack A1 B2"}, headers=mover.headers)
     assert r.status_code == 422 and "not one of your legal actions" in r.json()["error"]["message"]
-    legal = live.state.legal_actions()[0]
-    r = client.get(f"/api/games/{gid}/odds", params={"action": legal}, headers=mover.headers)
-    assert r.status_code == 404 and "no odds" in r.json()["error"]["message"]
     r = client.get(f"/api/games/{gid}/odds", headers=mover.headers)
     assert r.status_code == 422 and "action" in r.json()["error"]["message"]
 
@@ -299,6 +300,9 @@ def test_ai_seat_moves_by_itself_without_blocking_other_games(app_client: Any) -
     other, (o_red, _) = new_game(client, ["human", "human"])
     t0 = time.monotonic()
     thinking = seats[1].view()
+    while not thinking["ai_thinking"] and time.monotonic() - t0 < 5:  # the scheduler picks it up
+        time.sleep(0.05)
+        thinking = seats[1].view()
     assert thinking["ai_thinking"] and thinking["ai_level"] == "tree search, slow"  # what thinks, how long
     o_red.act(o_red.view()["actions"][0]["action"])
     assert o_red.view()["version"] == 1

@@ -91,7 +91,8 @@ def finish_turn(s: Any) -> Any:
     side = s.active
     while s.active == side and s.result() is None:
         legal = s.legal_actions()
-        s = s.apply(next(a for a in PASS if a in legal))
+        # a question with one answer (R32: keep-one is asked even when both cards are alike)
+        s = s.apply(legal[0] if len(legal) == 1 else next(a for a in PASS if a in legal))
     return s
 
 
