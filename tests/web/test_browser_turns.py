@@ -133,6 +133,9 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
     ordered = 0
     shots = 0
     checked_attack_turn = False
+    #: Blue's turn was cut by a window Red's page answered (R32): its playback is checked on
+    #: uninterrupted turns only (the steps after such a window are not replayed yet: issue 30)
+    interrupted = False
     for _ in range(300):
         # wait for Red's decision; while Blue's turn is shown, photograph it (moves and dice)
         deadline = time.time() + 180
@@ -141,6 +144,7 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
         while ((page.evaluate("document.body.dataset.yourTurn") != "true" or page.locator("#autopass-note").count())
                and not page.locator("#result").count()):
             assert time.time() < deadline, "the decision never opened"
+            interrupted = interrupted or bool(page.locator("#autopass-note").count())
             if (shots < 6 and time.time() - last_shot > 1.2 and page.evaluate("document.body.dataset.playing") == "1"
                     and page.locator("#board .dice-mark, #board g.unit[data-moving]").count()):
                 page.locator("#board").screenshot(path=str(ARTIFACTS / f"ai-turn-{shots}.png"))
@@ -171,7 +175,7 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                         faces = [f for x in e["data"]["faces"] for f in (x if isinstance(x, list) else [x])]
                         rolls.append((combat, ",".join(map(str, faces))))
                 moves = [e for e in blue if e["kind"] == "move" and e["data"].get("to") not in (None, "off")]
-                if rolls and moves:
+                if rolls and moves and not interrupted:
                     for tgt, faces in rolls:
                         hit = [d for d in seen["dice"] if d["faces"] == faces and d["target"] == tgt and d["t"] <= opened[0]]
                         assert hit, f"the dice {faces} of the attack on {tgt} were not shown before the decision"
@@ -182,6 +186,8 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                     assert any(len(p) >= 2 for p in glides.values()), "no piece was seen between two positions"
                     checked_attack_turn = True
                     break
+        if a.startswith("play "):
+            interrupted = False  # Red's turn: Blue's next turn is watched afresh
         act_in_page(page, a, v)
         if a.startswith("order "):
             ordered += 1
