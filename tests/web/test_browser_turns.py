@@ -86,11 +86,20 @@ window.__seen = {moving: [], dice: [], turnAt: [], frames: 0};
 
 def act_in_page(page: Any, action: str, v: dict[str, Any]) -> None:
     """Take ``action`` with the page's own buttons (the panel lists every legal action)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     btn = page.locator(f'#actions-panel button[data-action="{action}"]').first
-    if not btn.is_visible():
-        for d in page.locator("#actions-panel details").all():
-            d.evaluate("d => d.open = true")
-    btn.click()
+    for _ in range(20):  # the panel is drawn again when the live channel brings news: open again
+        if not btn.is_visible():
+            for d in page.locator("#actions-panel details").all():
+                d.evaluate("d => d.open = true")
+        try:
+            btn.click(timeout=2000)
+            break
+        except PlaywrightTimeout:
+            page.wait_for_timeout(200)
+    else:
+        raise AssertionError(f"the page never offered a clickable button for {action!r}")
     if action.split()[0] in ("attack", "fire"):
         page.locator("#confirm-attack").click()
     elif action == "done" and not v["observation"].get("orders"):
@@ -132,11 +141,10 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
     ARTIFACTS.mkdir(exist_ok=True)
     ordered = 0
     shots = 0
-    checked_attack_turn = False
-    #: Blue's turn was cut by a window Red's page answered (R32): its playback is checked on
-    #: uninterrupted turns only (the steps after such a window are not replayed yet: issue 30)
-    interrupted = False
+    checked_attack_turns = 0
+    #: Blue's turns cut by a window Red's page answered (R32): the steps after it are played out too
     cut_turns = 0
+    interrupted = False
     for _ in range(300):
         # wait for Red's decision; while Blue's turn is shown, photograph it (moves and dice)
         deadline = time.time() + 180
@@ -181,7 +189,7 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                         rolls.append((combat, ",".join(map(str, faces))))
                 moves = [e for e in blue if e["kind"] == "move" and e["data"].get("to") not in (None, "off")]
                 cut_turns += bool(rolls and moves and interrupted)
-                if rolls and moves and not interrupted:
+                if rolls and moves:
                     for tgt, faces in rolls:
                         hit = [d for d in seen["dice"] if d["faces"] == faces and d["target"] == tgt and d["t"] <= opened[0]]
                         assert hit, f"the dice {faces} of the attack on {tgt} were not shown before the decision"
@@ -190,16 +198,16 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                         if m["t"] <= opened[0]:
                             glides.setdefault(m["key"], set()).add((round(m["x"]), round(m["y"])))
                     assert any(len(p) >= 2 for p in glides.values()), "no piece was seen between two positions"
-                    checked_attack_turn = True
-                    break
+                    checked_attack_turns += 1
+                    if checked_attack_turns >= 3 or cut_turns:
+                        break
         if a.startswith("play "):
             interrupted = False  # Red's turn: Blue's next turn is watched afresh
         act_in_page(page, a, v)
         if a.startswith("order "):
             ordered += 1
-    if not checked_attack_turn and cut_turns:
-        pytest.skip(f"all {cut_turns} Blue turns with a move and an attack were cut by a window of Red's")
-    assert checked_attack_turn, "no Blue turn with a move and an attack was seen"
+    print(f"{checked_attack_turns} Blue attack turns checked, {cut_turns} of them cut by a window of Red's")
+    assert checked_attack_turns, "no Blue turn with a move and an attack was seen"
     assert shots >= 2, "the sequence of Blue's turn was not photographed"
     assert not errors, errors
     ctx.close()

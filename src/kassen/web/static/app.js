@@ -275,10 +275,16 @@ class GameScreen {
     this.pending = null;
     if (this.view && this.view.decided) this.view.decided();  // the last turn's trails and markers go
     try {
-      const v = await api(`/api/games/${this.gameId}/actions?since=${this.v.version + 1}`,
+      const mine = this.v.version + 1;  // the history entry of this action: its events are not played out
+      const v = await api(`/api/games/${this.gameId}/actions?since=${mine}`,
         {method: "POST", token: this.token, body: {action, at: this.v.version}});
-      this.ownUpTo = Math.max(this.ownUpTo, v.version);
-      this.apply(v);
+      this.ownUpTo = Math.max(this.ownUpTo, mine);
+      // what the other side did after it before the answer was made (a pass at a reaction window
+      // lets the AI go on at once, the dice first) is played out on the board like any other
+      // step, from this action's own result on (the board shown is from before it)
+      const later = v.log.some((e) => e.at > mine);
+      // a newer view may have come by the live channel while the answer was on its way
+      if (this.v.version < v.version) this.apply(v, later ? v.log.filter((e) => e.at >= mine) : []);
     } catch (e) {
       if (e.status === 409) await this.load(true).catch(() => {});
       this.flash(e.message);
