@@ -90,3 +90,17 @@ def play(state: Any, *actions: str) -> Any:
 
 def texts(state: Any) -> str:
     return "\n".join(e.text for e in state.events)
+
+
+#: an artillery engagement (a taiho's solid shot at short range on two yari-samurai)
+ARTILLERY = """
+kind = "artillery"
+affected = 2
+[artillery]
+machine = "taiho"
+ammunition = "solid-shot"
+range_band = "short"
+[target]
+roster = "buke-vanguard"
+troop = "yari-samurai"
+"""

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from kassen.cli.kensei import read_engagement
 from kassen.cli.main import app
+from tests.rulesets.kensei.helpers import ARTILLERY
 
 runner = CliRunner()
 
@@ -109,17 +110,7 @@ def test_cli_odds_shooting_and_artillery(tmp_path):
                  .replace("charge = true\n", "").replace('leader = "direct"\n', "").replace("banner_front = true\n", ""))
     data = read_engagement(shot)
     assert data["a"]["plan"]["kind"] == "shooting" and data["a"]["stuns"] == {"0": {"p": "1", "float": 1.0}}
-    art = _file(tmp_path, """
-kind = "artillery"
-affected = 2
-[artillery]
-machine = "taiho"
-ammunition = "solid-shot"
-range_band = "short"
-[target]
-roster = "buke-vanguard"
-troop = "yari-samurai"
-""")
+    art = _file(tmp_path, ARTILLERY)
     data = read_engagement(art)
     assert data["impact"]["plan"]["dice"] == 1 and data["a"]["plan"]["dice"] == 6
     assert _invoke(["odds", str(art)]).exit_code == 0

@@ -17,6 +17,7 @@ from kassen.cli.main import app
 from kassen.engine.errors import FormatError
 from kassen.rulesets.kensei import game as kensei_game
 from kassen.rulesets.kensei.roster import ROSTER_DIR, read_roster
+from tests.rulesets.kensei.helpers import ARTILLERY
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -37,18 +38,6 @@ in_contact = 4
 roster = "kuroi-te-horde"
 troop = "undead-ashigaru"
 in_contact = 4
-"""
-
-ARTILLERY = """
-kind = "artillery"
-affected = 2
-[artillery]
-machine = "taiho"
-ammunition = "solid-shot"
-range_band = "short"
-[target]
-roster = "buke-vanguard"
-troop = "yari-samurai"
 """
 
 #: (engagement text, what the one line must say); each was accepted or crashed before issue 35
