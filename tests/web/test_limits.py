@@ -45,11 +45,15 @@ class Recorder:
             def choose(self, state: State, seat: int) -> str:
                 with rec.lock:
                     rec.starts.append(kind)
-                if kind == "mcts":
-                    time.sleep(rec.slow)
+                rec.work(kind)
                 return self.inner.choose(state, seat)
 
         return P()
+
+    def work(self, kind: str) -> None:
+        """What a decision of ``kind`` costs before its (random) answer."""
+        if kind == "mcts":
+            time.sleep(self.slow)
 
 
 def wait_for(cond: Any, seconds: float = 20.0) -> None:

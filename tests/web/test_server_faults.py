@@ -29,6 +29,7 @@ from kassen.web.app import create_app
 from kassen.web.serve import make_config
 from kassen.web.service import AiScheduler, GameService, Limits, LiveGame
 from kassen.web.storage import Storage
+from tests.web.test_limits import Recorder
 from tests.web.test_storage_faults import Locker
 
 CSP = "content-security-policy"
@@ -295,33 +296,15 @@ def test_a_game_waiting_for_a_retry_waits_its_time() -> None:
     assert second is not None and second.stored.id == "later" and time.monotonic() - t0 >= 0.2
 
 
-class Burner:
+class Burner(Recorder):
     """Computer players that write down each decision they start; ``hard`` ones burn CPU for a
     while (counted work), ``greedy`` ones answer at once."""
 
-    def __init__(self) -> None:
-        self.starts: list[str] = []
-        self.lock = threading.Lock()
-
-    def __call__(self, kind: str, seed: int) -> Player:
-        rec = self
-
-        class P(Player):
-            name = kind
-
-            def __init__(self) -> None:
-                self.inner = RandomPlayer(seed)
-
-            def choose(self, state: State, seat: int) -> str:
-                with rec.lock:
-                    rec.starts.append(kind)
-                if kind == "hard":
-                    end = time.thread_time() + 0.03
-                    while time.thread_time() < end:
-                        pass
-                return self.inner.choose(state, seat)
-
-        return P()
+    def work(self, kind: str) -> None:
+        if kind == "hard":
+            end = time.thread_time() + 0.03
+            while time.thread_time() < end:
+                pass
 
 
 def test_one_address_s_ai_games_cannot_starve_a_person_s_game_against_greedy(tmp_path: Path) -> None:
