@@ -223,7 +223,7 @@ def check_scenario_text(text: str, where: str) -> tuple[scenario.Scenario | None
     try:
         scen = scenario.Scenario.model_validate(data)
     except pydantic.ValidationError as exc:
-        return None, [scenario._with_line(p, lines) for p in scenario._validation_problems(exc, where, data)]
+        return None, [scenario.with_line(p, lines) for p in scenario.validation_problems(exc, where, data)]
     problems = scenario.scenario_problems(scen, where)
     if not problems:
         game = ZvezdaGame() if scen.scenario.edition == "zvezda" else CCSamuraiGame()
@@ -231,4 +231,4 @@ def check_scenario_text(text: str, where: str) -> tuple[scenario.Scenario | None
             game.setup(scen, 0)
         except FormatError as exc:
             problems = [scenario.Problem(f"{where}: {exc}", "position" if scen.position else "")]
-    return (None if problems else scen), [scenario._with_line(p, lines) for p in problems]
+    return (None if problems else scen), [scenario.with_line(p, lines) for p in problems]

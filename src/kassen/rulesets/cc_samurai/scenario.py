@@ -169,10 +169,12 @@ def _field_path(loc: tuple[int | str, ...]) -> str:
 
 
 def _format_validation(exc: ValidationError, where: str) -> str:
-    return "\n".join(p.message for p in _validation_problems(exc, where, {}))
+    return "\n".join(p.message for p in validation_problems(exc, where, {}))
 
 
-def _validation_problems(exc: ValidationError, where: str, data: dict[str, Any]) -> list[Problem]:
+def validation_problems(exc: ValidationError, where: str, data: dict[str, Any]) -> list[Problem]:
+    """One :class:`Problem` per error pydantic found in ``data`` (the file's raw tables), each
+    with its field and, where the error is about one, its hex (no line yet: :func:`with_line`)."""
     out = []
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
@@ -370,7 +372,9 @@ def _shared_builtin(scenario_id: str, edition: str) -> Scenario:
     return load_scenario_file(_builtin_scenarios(edition)[scenario_id])
 
 
-def _with_line(p: Problem, lines: dict[str, int]) -> Problem:
+def with_line(p: Problem, lines: dict[str, int]) -> Problem:
+    """``p`` with the line of its field (or of the nearest enclosing field that has one) from
+    :func:`field_lines`; ``p`` as it is when none is known."""
     field = p.field
     while field:
         if field in lines:
