@@ -4,6 +4,7 @@ scenario that replays after a restart."""
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 
@@ -59,6 +60,9 @@ def test_play_a_posted_scenario_and_it_replays_after_a_restart(tmp_path: Path) -
         red = Seat(client, data["game_id"], data["seats"][0]["token"], 0)
         view = red.view()
         assert view["scenario_name"] == "Editor Battle"
+        # the design's own id, never where the server keeps its file
+        assert view["scenario"] == "my-battle" and str(tmp_path) not in json.dumps(view)
+        assert "designs/" not in json.dumps(view) and "designs/" not in json.dumps(data)
         action = next(a["action"] for a in view["actions"] if a["action"].startswith("play "))
         assert red.act(action).status_code == 200
         assert len(list((tmp_path / "designs").glob("*.toml"))) == 1

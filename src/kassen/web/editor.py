@@ -73,12 +73,14 @@ class DesignBody(BaseModel):
 
 
 def problem_json(p: Problem) -> dict[str, Any]:
-    return {"message": p.message, "detail": p.detail, "field": p.field, "line": p.line, "hex": p.hex}
+    return {"message": p.message, "detail": p.detail, "field": p.field, "line": p.line, "hex": p.hex,
+            "warning": p.warning}
 
 
 def check_text(text: str, where: str = WHERE) -> dict[str, Any]:
-    """The loader's verdict on a scenario text, and the tables the page draws (``None`` when
-    the text is not TOML)."""
+    """The loader's verdict on a scenario text (``ok``: ``kassen run`` loads it; a problem with
+    ``warning`` set does not stop it), and the tables the page draws (``None`` when the text is
+    not TOML)."""
     scen, problems = check_scenario_text(text, where)
     try:
         design: dict[str, Any] | None = tomllib.loads(text)
@@ -87,7 +89,7 @@ def check_text(text: str, where: str = WHERE) -> dict[str, Any]:
     edition = "gmt"
     if design is not None and isinstance(design.get("scenario"), dict):
         edition = str(design["scenario"].get("edition", "gmt"))
-    return {"ok": not problems, "problems": [problem_json(p) for p in problems], "text": text,
+    return {"ok": scen is not None, "problems": [problem_json(p) for p in problems], "text": text,
             "design": design, "game": EDITIONS.get(edition)}
 
 

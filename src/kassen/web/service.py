@@ -164,6 +164,17 @@ class LiveGame:
         return tuple(names()) if callable(names) else tuple(self.game.seats)
 
 
+def public_scenario(live: LiveGame) -> str | None:
+    """The scenario as a seat is told it: a named battle's id; for a scenario file (a design the
+    editor played, kept under the server's data directory) the id the file gives itself, never
+    the server's path to it."""
+    sc = live.stored.scenario
+    if sc is None or sc in live.game.scenarios():
+        return sc
+    own = getattr(live.state, "scenario_id", None)
+    return str(own) if own else sc.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".toml")
+
+
 def seat_names_of(state: State) -> tuple[str, ...]:
     fn = getattr(state, "seat_names", None)
     return tuple(fn()) if callable(fn) else tuple(state.game.seats)
@@ -496,9 +507,9 @@ class GameService:
                 "ruleset": live.game.id,
                 "game_name": live.game.name,
                 "view": extras.view_for(live.game.id),
-                "scenario": live.stored.scenario,
+                "scenario": public_scenario(live),
                 "scenario_name": getattr(state, "scenario_name", None)
-                or extras.scenario_name(live.game, live.stored.scenario),
+                or extras.scenario_name(live.game, public_scenario(live)),
                 "seat": viewer,
                 "watching": watching,
                 "seat_name": "spectator" if watching else (names[seat] if seat < len(names) else f"seat {seat}"),

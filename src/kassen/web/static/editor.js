@@ -73,16 +73,20 @@ async function check() {
 
 function showProblems() {
   const st = $("ed-status");
-  st.className = last.problems.length ? "bad" : "ok";
-  st.textContent = last.problems.length
-    ? `${last.problems.length} problem${last.problems.length > 1 ? "s" : ""}: kassen run would refuse this file`
-    : "No problems: kassen run and kassen play load this file";
+  const errors = last.problems.filter((p) => !p.warning), warnings = last.problems.length - errors.length;
+  const plural = (n, w) => `${n} ${w}${n > 1 ? "s" : ""}`;
+  st.className = errors.length ? "bad" : "ok";
+  st.textContent = errors.length
+    ? `${plural(errors.length, "problem")}: kassen run would refuse this file`
+      + (warnings ? ` (and ${plural(warnings, "warning")})` : "")
+    : "No problems: kassen run and kassen play load this file" + (warnings ? ` (${plural(warnings, "warning")})` : "");
+  // every problem the loader found: field errors and board errors together, then the warnings
   $("ed-problems").replaceChildren(...last.problems.map((p) =>
-    h("li", {"data-hex": p.hex || "", title: p.field || ""},
+    h("li", {"data-hex": p.hex || "", title: p.field || "", class: p.warning ? "warn" : ""},
       (p.line ? `line ${p.line}: ` : "") + p.detail)));
   $("ed-text").textContent = last.text || "";
   const bad = new Map();
-  for (const p of last.problems) if (p.hex) bad.set(p.hex, [...(bad.get(p.hex) || []), p.detail]);
+  for (const p of last.problems) if (p.hex && !p.warning) bad.set(p.hex, [...(bad.get(p.hex) || []), p.detail]);
   for (const poly of document.querySelectorAll("#ed-board .hex")) {
     const msgs = bad.get(poly.dataset.hex);
     poly.classList.toggle("bad", !!msgs);
