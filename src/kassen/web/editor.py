@@ -21,14 +21,16 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from kassen.ai.players import PLAYERS
 from kassen.rulesets.cc_samurai.board import board, sections_of
 from kassen.rulesets.cc_samurai.data import load_tables
 from kassen.rulesets.cc_samurai.design import check_scenario_text, edition_games, template, to_toml
-from kassen.rulesets.cc_samurai.scenario import Problem
-from kassen.web.service import GameService, WebError
+from kassen.rulesets.cc_samurai.scenario import Problem, Scenario
+from kassen.web.balance_check import MAX_GAMES, BalanceChecks
+from kassen.web.service import HUMAN, GameService, WebError
 from kassen.web.storage import data_dir, hash_token
 
 STATIC = resources.files("kassen.web") / "static"
@@ -62,6 +64,16 @@ class PlayBody(BaseModel):
     text: str = Field(min_length=1, max_length=MAX_TEXT)
     seats: list[str] = Field(["human", "normal"], min_length=2, max_length=2,
                              description="red then blue: 'human' or an AI level")
+
+
+class BalanceBody(BaseModel):
+    """Body of ``POST /api/editor/balance``."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
+    games: int = Field(20, ge=2, le=MAX_GAMES, description="games to play (sides swapped every other game)")
+    players: list[str] = Field(["greedy", "greedy"], min_length=2, max_length=2,
+                               description="the two computer players (AI levels)")
 
 
 class DesignBody(BaseModel):
@@ -121,6 +133,26 @@ def designs_dir(db_url: str) -> Path:
     return data_dir() / "designs"
 
 
+def keep_design(text: str, folder: Path) -> tuple[Scenario, Path]:
+    """The design in ``text``, judged by the loader (422 naming every problem, nothing written),
+    and the file it is kept in for the games played on it (under its content's hash)."""
+    scen, problems = check_scenario_text(text, WHERE)
+    if scen is None:
+        raise WebError(422, "the scenario has problems: " + "; ".join(
+            (f"line {p.line}: " if p.line else "") + p.detail for p in problems if not p.warning))
+    path = folder / f"{hashlib.sha256(text.encode('utf-8')).hexdigest()[:24]}.toml"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+    except OSError as exc:
+        raise WebError(503, f"cannot keep the design for its game: {exc.strerror}", "storage_unavailable") \
+            from None
+    return scen, path
+
+
 def _browser(header: str | None) -> str:
     if header is None or not re.fullmatch(r"[A-Za-z0-9_-]{16,64}", header):
         raise WebError(400, "the X-Kassen-Browser header must carry the page's browser id (16-64 letters, "
@@ -165,21 +197,7 @@ def editor_router(svc: GameService) -> APIRouter:
     def post_play(body: PlayBody, request: Request) -> JSONResponse:
         """Start a game on a scenario text (the server's limits on games apply); the seat links
         as ``POST /api/games`` gives them. A text with problems is refused with every problem."""
-        scen, problems = check_scenario_text(body.text, WHERE)
-        if scen is None:
-            raise WebError(422, "the scenario has problems: " + "; ".join(
-                (f"line {p.line}: " if p.line else "") + p.detail for p in problems))
-        folder = designs_dir(storage.url)
-        path = folder / f"{hashlib.sha256(body.text.encode('utf-8')).hexdigest()[:24]}.toml"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            if not path.exists():
-                tmp = path.with_suffix(".tmp")
-                tmp.write_text(body.text, encoding="utf-8")
-                tmp.replace(path)
-        except OSError as exc:
-            raise WebError(503, f"cannot keep the design for its game: {exc.strerror}", "storage_unavailable") \
-                from None
+        scen, path = keep_design(body.text, designs_dir(storage.url))
         client = request.client.host if request.client else "unknown"
         live, tokens = svc.create(EDITIONS[scen.scenario.edition], str(path), body.seats, client=client,
                                   design=True)
@@ -192,6 +210,39 @@ def editor_router(svc: GameService) -> APIRouter:
                        "token": tokens[i], "url": f"/game/{live.stored.id}#{tokens[i]}"}
                       for i, k in enumerate(live.stored.seat_kinds)],
         }, status_code=201, headers=NO_STORE)
+
+    checks = BalanceChecks(svc)
+
+    @router.post("/api/editor/balance", status_code=202)
+    def post_balance(body: BalanceBody, request: Request) -> JSONResponse:
+        """"How balanced?": play the design ``games`` times between two computer players on the
+        server's AI workers (games with people always go first), the sides swapped every other
+        game; its progress and, when done, the figure the lobby shows for a shipped battle at
+        ``GET /api/editor/balance/{id}``. Its games count against the server's games between
+        computer players (429 naming the bound); one check at a time per address."""
+        levels = [p.strip().lower() for p in body.players]
+        for p in levels:
+            if p == HUMAN or p not in PLAYERS:
+                raise WebError(400, f"a balance check is played by computer players; {p[:40]!r} is not one "
+                                    f"(use: {', '.join(PLAYERS)})")
+        scen, path = keep_design(body.text, designs_dir(storage.url))
+        client = request.client.host if request.client else "unknown"
+        job = checks.start(EDITIONS[scen.scenario.edition], str(path), scen.scenario.name, levels, body.games,
+                           client)
+        return JSONResponse(checks.to_json(job), status_code=202, headers=NO_STORE)
+
+    @router.get("/api/editor/balance/{job_id}")
+    def get_balance(job_id: str) -> JSONResponse:
+        """A check's progress (games done of all) and, when done, its figure."""
+        return JSONResponse(checks.to_json(checks.get(job_id)), headers=NO_STORE)
+
+    @router.get("/api/editor/balance/{job_id}/plot.svg")
+    def get_balance_plot(job_id: str) -> Response:
+        """A finished check's plot: each side's win rate with its 95% interval (``kassen balance``'s)."""
+        job = checks.get(job_id)
+        if job.plot is None:
+            raise WebError(409, "the balance check has not finished: no plot yet")
+        return Response(job.plot, media_type="image/svg+xml", headers=NO_STORE)
 
     @router.get("/api/editor/designs")
     def list_designs(browser: Browser = None) -> JSONResponse:
