@@ -7,8 +7,10 @@ its line and hex) and written by its serialisation (``design.to_toml``), so what
 saves is the file ``kassen run``/``kassen play`` load. A design played is written once,
 under its content's hash, into a ``designs`` folder by the database (SQLite) or in the data
 directory, and the game records that file as its scenario: it replays after a restart like
-any other game. Designs kept for a browser are in the database under the hash of an
-anonymous browser id the page makes (no account).
+any other game (its view names the design by its own id, never by that file). Designs kept
+for a browser are in the database under the hash of an anonymous browser id the page makes
+(no account). "How balanced?" (``POST /api/editor/balance``) plays a design on the server's
+AI workers after every game with a person (:mod:`kassen.web.balance_check`).
 """
 
 from __future__ import annotations
