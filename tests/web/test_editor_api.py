@@ -93,3 +93,21 @@ def test_the_editor_page_is_served(app_client: tuple[TestClient, object]) -> Non
     r = client.get("/editor")
     assert r.status_code == 200 and '<script type="module" src="/static/editor.js">' in r.text
     assert 'href="/editor"' in client.get("/").text
+
+
+def test_a_warning_is_shown_but_the_design_plays_and_field_errors_keep_the_board_s(
+        app_client: tuple[TestClient, object]) -> None:
+    client, _ = app_client
+    text = template().replace('{ at = "T3", unit = "ASp" }', '{ at = "P3", unit = "ASp" }')
+    body = client.post("/api/editor/check", json={"text": text}).json()
+    assert body["ok"] is True
+    [w] = body["problems"]
+    assert w["warning"] is True and w["detail"].startswith("field red.pieces: warning: Red has no unit or Leader")
+    assert client.post("/api/editor/play", json={"text": text, "seats": ["human", "human"]}).status_code == 201
+    # a field error (blocks = 9) and a board error (a unit on the river) are both named
+    bad = template().replace('{ at = "F3", unit = "SSp" }', '{ at = "F3", unit = "SSp", blocks = 9 }').replace(
+        '[terrain]', '[terrain]\nriver = ["H3"]')
+    body = client.post("/api/editor/check", json={"text": bad}).json()
+    assert body["ok"] is False
+    assert [(p["field"], p["hex"], p["warning"]) for p in body["problems"]] == [
+        ("red.pieces[0].blocks", "F3", False), ("red.pieces[2]", "H3", False)]
