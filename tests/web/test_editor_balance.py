@@ -96,23 +96,24 @@ def test_a_bad_design_or_bad_players_are_refused_and_nothing_starts(tmp_path: Pa
 
 
 def test_a_balance_check_counts_against_the_games_between_computers(tmp_path: Path) -> None:
-    """--max-ai-games 3: a check plays two games at once, so with two AI games running a check
-    is a 429 naming the bound; a running check makes the lobby's next AI game one too many."""
+    """--max-ai-games 2: a running check is one game between computers, so the lobby may start
+    one more and no more (429 naming the games), and another address's check is a 429 naming
+    the bound; the same address gets one check at a time."""
     rec = Recorder(0.05)  # its mcts players sleep: the games last while the test looks
-    client, svc = client_of(tmp_path, Limits(ai_only_games=3, thinking_per_client=10), player_factory=rec)
+    client, svc = client_of(tmp_path, Limits(ai_only_games=2, thinking_per_client=10), player_factory=rec)
     with client:
         r = client.post("/api/editor/balance", json={"text": CLOSE, "players": ["mcts", "mcts"], "games": 4})
         assert r.status_code == 202
-        assert svc.ai_only_games() == 2
+        assert svc.ai_only_games() == 1
         r = client.post("/api/editor/balance", json={"text": CLOSE, "players": ["mcts", "mcts"]})
         assert r.status_code == 429 and "one at a time per address" in r.json()["error"]["message"]
         assert client.post("/api/games", json={"seats": ["mcts", "mcts"]}).status_code == 201
         r = client.post("/api/games", json={"seats": ["mcts", "mcts"]})
-        assert r.status_code == 429 and "3 games between computer players" in r.json()["error"]["message"]
+        assert r.status_code == 429 and "2 games between computer players" in r.json()["error"]["message"]
         # another address: the server's bound, named
         with pytest.raises(WebError) as err:
             BalanceChecks(svc).start("cc-samurai", "x.toml", "x", ["mcts", "mcts"], 4, "10.0.0.9")
-        assert err.value.status == 429 and "at most 3 are allowed together (--max-ai-games)" in err.value.message
+        assert err.value.status == 429 and "at most 2 are allowed together (--max-ai-games)" in err.value.message
         assert client.post("/api/games", json={"seats": ["human", "mcts"]}).status_code == 201  # people welcome
 
 

@@ -6,9 +6,9 @@ note and its small plot).
 A check's games are :class:`~kassen.web.service.BackgroundWork`: each makes one decision
 per turn of the AI scheduler, which always serves a game with a person first and shares
 the rest by counted work, so a check never keeps a person waiting for more than the one
-decision a worker was making. A check plays ``AT_ONCE`` games at a time, and they count
-as games between computer players against the server's ``--max-ai-games`` (429 beyond,
-naming it); one address runs one check at a time. Game ``i`` is dealt with seed
+decision a worker was making. A check plays ``AT_ONCE`` game at a time, which counts as a
+game between computer players against the server's ``--max-ai-games`` (429 beyond, naming
+it); one address runs one check at a time. Game ``i`` is dealt with seed
 ``seed + i`` and its players are made as ``kassen balance`` makes them, so a check is the
 same series ``kassen balance`` would play from that seed. Checks live in memory (a
 restarted server forgets them; the design itself is kept in the database).
@@ -36,8 +36,11 @@ from kassen.web.service import BackgroundWork, GameService, WebError
 
 log = logging.getLogger("kassen.web")
 
-#: games of one check played at once (each counts as a game between computer players)
-AT_ONCE = 2
+#: games of one check played at once (each counts as a game between computer players). One:
+#: the AI workers are threads of the server's one process, so a second game would not make
+#: the check faster, only take more of the interpreter from the people's requests
+#: (benchmarks/README.md, "A balance check beside people's games")
+AT_ONCE = 1
 #: the most games one check plays
 MAX_GAMES = 200
 #: finished checks remembered (the oldest are forgotten first)
