@@ -39,7 +39,7 @@ log = logging.getLogger("kassen.web")
 #: games of one check played at once (each counts as a game between computer players). One:
 #: the AI workers are threads of the server's one process, so a second game would not make
 #: the check faster, only take more of the interpreter from the people's requests
-#: (benchmarks/README.md, "A balance check beside people's games")
+#: (docs/decisions.md, "The scenario editor")
 AT_ONCE = 1
 #: the most games one check plays
 MAX_GAMES = 200
