@@ -182,7 +182,7 @@ def seat_names_of(state: State) -> tuple[str, ...]:
 
 
 class BackgroundWork(ABC):
-    """AI work that is no game with seats (a balance check's games, web/balance.py), done one
+    """AI work that is no game with seats (a balance check's games, web/balance_check.py), done one
     step at a time through the same :class:`AiScheduler` as the games' AI: it is never
     interactive, so every game with a person goes before it, and its ``work`` (CPU seconds)
     and ``client`` count as a game's do."""
