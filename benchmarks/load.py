@@ -18,7 +18,10 @@ the server it starts is stopped at the end.
 N games ``["hard", "human"]`` and plays its seat the instant it may, retrying refused
 creations; and one person (another address) playing against ``greedy``, whose every AI answer
 is timed (from the POST that handed the move over to the view saying it is the person's turn
-again). ``--lock-for S`` instead holds the SQLite write lock for S seconds from outside the
+again). ``--balance N`` (issue 36) adds, beside the people's games, the scenario editor's "How
+balanced?" check of the editor's template (N games greedy against greedy, from another
+address) and the same person against ``greedy``, each AI answer timed: the check must not
+keep the people's actions or the person's AI answers waiting. ``--lock-for S`` instead holds the SQLite write lock for S seconds from outside the
 server (as a backup does) while static files, health and actions are asked for in a loop.
 """
 
@@ -278,6 +281,9 @@ def main() -> None:
     ap.add_argument("--attack", type=int, default=0, metavar="N",
                     help="also: one address creates N games ['hard', 'human'] and plays them instantly, and a "
                          "person plays against greedy, each AI answer timed (issue 31, finding 1)")
+    ap.add_argument("--balance", type=int, default=0, metavar="N",
+                    help="also: a scenario editor balance check of N games (greedy vs greedy) runs, and a person "
+                         "plays against greedy, each AI answer timed (issue 36)")
     ap.add_argument("--lock-for", type=float, default=0.0, metavar="S",
                     help="instead: hold the database's write lock S seconds while static files, health and "
                          "actions are asked for (issue 31, finding 3)")
@@ -305,7 +311,15 @@ def main() -> None:
     budget, lock = [args.max_requests], threading.Lock()
     clients = [Client(server.base, g, stop, budget, lock, args.think) for g in games]
     attacker = Attacker(server.base, args.attack, stop) if args.attack else None
-    person = Person(server.base, stop) if args.attack else None
+    person = Person(server.base, stop) if args.attack or args.balance else None
+    check: dict[str, Any] | None = None
+    if args.balance:
+        from kassen.rulesets.cc_samurai.design import template
+
+        r = http.post(server.base + "/api/editor/balance", headers={"X-Forwarded-For": "10.36.0.1"},
+                      json={"text": template(), "games": args.balance, "players": ["greedy", "greedy"]})
+        r.raise_for_status()
+        check = r.json()
     cpu0 = os.times()
     t0 = time.monotonic()
     for extra in (attacker, person):
@@ -327,6 +341,9 @@ def main() -> None:
         if extra is not None:
             extra.join(60)
     elapsed = time.monotonic() - t0
+    if check is not None:  # how far the check got (the server was never killed if it is still there)
+        r = http.get(f"{server.base}/api/editor/balance/{check['id']}")
+        check = r.json() if r.status_code == 200 else {"done": None, "state": f"gone ({r.status_code})"}
     rss_end = server.rss_mb()
     server.stop()
     cpu1 = os.times()
@@ -360,10 +377,15 @@ def main() -> None:
         "client_cpu_seconds": round((cpu1.user - cpu0.user) + (cpu1.system - cpu0.system), 1),
         "load_average_1min": round(os.getloadavg()[0], 2),
     }
-    if attacker is not None and person is not None:
+    if check is not None:
+        out.update({"balance_games": args.balance, "balance_games_done": check["done"],
+                    "balance_state": check["state"]})
+    if attacker is not None:
         out.update({
             "attack_games_created": len(attacker.games), "attack_creations_refused": attacker.refused,
-            "attack_refusal": attacker.refusal, "attack_actions": attacker.actions,
+            "attack_refusal": attacker.refusal, "attack_actions": attacker.actions})
+    if person is not None:
+        out.update({
             "greedy_answers": len(person.waits),
             "greedy_answer_p50_s": round(pct(person.waits, 50), 3), "greedy_answer_p95_s": round(pct(person.waits, 95), 3),
             "greedy_answer_max_s": round(max(person.waits, default=0.0), 3),

@@ -4,6 +4,7 @@ scenario that replays after a restart."""
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 
@@ -59,6 +60,9 @@ def test_play_a_posted_scenario_and_it_replays_after_a_restart(tmp_path: Path) -
         red = Seat(client, data["game_id"], data["seats"][0]["token"], 0)
         view = red.view()
         assert view["scenario_name"] == "Editor Battle"
+        # the design's own id, never where the server keeps its file
+        assert view["scenario"] == "my-battle" and str(tmp_path) not in json.dumps(view)
+        assert "designs/" not in json.dumps(view) and "designs/" not in json.dumps(data)
         action = next(a["action"] for a in view["actions"] if a["action"].startswith("play "))
         assert red.act(action).status_code == 200
         assert len(list((tmp_path / "designs").glob("*.toml"))) == 1
@@ -89,3 +93,21 @@ def test_the_editor_page_is_served(app_client: tuple[TestClient, object]) -> Non
     r = client.get("/editor")
     assert r.status_code == 200 and '<script type="module" src="/static/editor.js">' in r.text
     assert 'href="/editor"' in client.get("/").text
+
+
+def test_a_warning_is_shown_but_the_design_plays_and_field_errors_keep_the_board_s(
+        app_client: tuple[TestClient, object]) -> None:
+    client, _ = app_client
+    text = template().replace('{ at = "T3", unit = "ASp" }', '{ at = "P3", unit = "ASp" }')
+    body = client.post("/api/editor/check", json={"text": text}).json()
+    assert body["ok"] is True
+    [w] = body["problems"]
+    assert w["warning"] is True and w["detail"].startswith("field red.pieces: warning: Red has no unit or Leader")
+    assert client.post("/api/editor/play", json={"text": text, "seats": ["human", "human"]}).status_code == 201
+    # a field error (blocks = 9) and a board error (a unit on the river) are both named
+    bad = template().replace('{ at = "F3", unit = "SSp" }', '{ at = "F3", unit = "SSp", blocks = 9 }').replace(
+        '[terrain]', '[terrain]\nriver = ["H3"]')
+    body = client.post("/api/editor/check", json={"text": bad}).json()
+    assert body["ok"] is False
+    assert [(p["field"], p["hex"], p["warning"]) for p in body["problems"]] == [
+        ("red.pieces[0].blocks", "F3", False), ("red.pieces[2]", "H3", False)]

@@ -39,8 +39,11 @@ from kassen.engine.protocol import State
 _BANNER_WHY = re.compile(r"Victory Banners?: (?P<why>.*) \(\d+/\d+\)$")
 
 
-class _Watcher:
-    """Reads the events of one game as it is played."""
+class GameWatcher:
+    """Reads the events of one game as it is played (call it with every state, the first
+    included); :func:`analysed_summary` adds what it read to the game's summary. Public so
+    that a game played one decision at a time elsewhere (the server's balance check) is
+    analysed exactly as :func:`play_analysed` analyses one played in a row."""
 
     def __init__(self) -> None:
         self.first_side: int | None = None
@@ -79,8 +82,14 @@ class _Watcher:
 def play_analysed(spec: GameSpec) -> dict[str, Any]:
     """Play one game as :func:`kassen.ai.series.play_one` does (same seeds, same moves) and add
     what its events tell: who moved first, every banner's cause and card, the decisive banner."""
-    w = _Watcher()
+    w = GameWatcher()
     state, actions = play_game(spec, watch=w)
+    return analysed_summary(spec, state, actions, w)
+
+
+def analysed_summary(spec: GameSpec, state: State, actions: int, w: GameWatcher) -> dict[str, Any]:
+    """A finished (or stopped) game's summary (:func:`kassen.ai.series.game_summary`) with what
+    its watcher read: who moved first, every banner's cause and card, the decisive banner."""
     out = game_summary(spec, state, actions)
     out["first_seat"] = w.first_side
     out["banner_log"] = w.banners

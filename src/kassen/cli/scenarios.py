@@ -45,7 +45,8 @@ def scenarios_new(path: Path, game: str | None) -> None:
 
 
 def scenarios_check(path: Path) -> None:
-    """Validate ``path`` with the C&C loader and print every problem with its line; exit 1 if any."""
+    """Validate ``path`` with the C&C loader and print every problem with its line; exit 1 if any
+    (warnings are printed too, and do not fail: ``kassen run`` plays the file)."""
     from kassen.rulesets.cc_samurai.design import check_scenario_text
 
     try:
@@ -57,12 +58,15 @@ def scenarios_check(path: Path) -> None:
     scen, problems = check_scenario_text(text, str(path))
     for p in problems:
         print(f"{path}:{p.line}: {p.detail}" if p.line is not None else p.message)
-    if problems:
-        print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {path}", file=sys.stderr)
+    errors = [p for p in problems if not p.warning]
+    if errors:
+        print(f"{len(errors)} problem{'s' if len(errors) != 1 else ''} in {path}", file=sys.stderr)
         raise SystemExit(RUNTIME)
     assert scen is not None
     m = scen.scenario
     game = edition_games()[m.edition]
-    print(f"{path}: no problems: {m.name!r} ({game}), {len(scen.red.pieces)} red and "
+    warned = len(problems)
+    print(f"{path}: no problems{f' ({warned} warning' + ('s' if warned != 1 else '') + ')' if warned else ''}: "
+          f"{m.name!r} ({game}), {len(scen.red.pieces)} red and "
           f"{len(scen.blue.pieces)} blue pieces, {m.victory_banners} banners to win; play it: "
           f"kassen play {game} {path}")

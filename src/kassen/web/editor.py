@@ -7,8 +7,10 @@ its line and hex) and written by its serialisation (``design.to_toml``), so what
 saves is the file ``kassen run``/``kassen play`` load. A design played is written once,
 under its content's hash, into a ``designs`` folder by the database (SQLite) or in the data
 directory, and the game records that file as its scenario: it replays after a restart like
-any other game. Designs kept for a browser are in the database under the hash of an
-anonymous browser id the page makes (no account).
+any other game (its view names the design by its own id, never by that file). Designs kept
+for a browser are in the database under the hash of an anonymous browser id the page makes
+(no account). "How balanced?" (``POST /api/editor/balance``) plays a design on the server's
+AI workers after every game with a person (:mod:`kassen.web.balance_check`).
 """
 
 from __future__ import annotations
@@ -21,14 +23,16 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from kassen.ai.players import PLAYERS
 from kassen.rulesets.cc_samurai.board import board, sections_of
 from kassen.rulesets.cc_samurai.data import load_tables
 from kassen.rulesets.cc_samurai.design import check_scenario_text, edition_games, template, to_toml
-from kassen.rulesets.cc_samurai.scenario import Problem
-from kassen.web.service import GameService, WebError
+from kassen.rulesets.cc_samurai.scenario import Problem, Scenario
+from kassen.web.balance_check import MAX_GAMES, BalanceChecks
+from kassen.web.service import HUMAN, GameService, WebError
 from kassen.web.storage import data_dir, hash_token
 
 STATIC = resources.files("kassen.web") / "static"
@@ -64,6 +68,16 @@ class PlayBody(BaseModel):
                              description="red then blue: 'human' or an AI level")
 
 
+class BalanceBody(BaseModel):
+    """Body of ``POST /api/editor/balance``."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
+    games: int = Field(20, ge=2, le=MAX_GAMES, description="games to play (sides swapped every other game)")
+    players: list[str] = Field(["greedy", "greedy"], min_length=2, max_length=2,
+                               description="the two computer players (AI levels)")
+
+
 class DesignBody(BaseModel):
     """Body of ``PUT /api/editor/designs/{id}``."""
 
@@ -73,12 +87,14 @@ class DesignBody(BaseModel):
 
 
 def problem_json(p: Problem) -> dict[str, Any]:
-    return {"message": p.message, "detail": p.detail, "field": p.field, "line": p.line, "hex": p.hex}
+    return {"message": p.message, "detail": p.detail, "field": p.field, "line": p.line, "hex": p.hex,
+            "warning": p.warning}
 
 
 def check_text(text: str, where: str = WHERE) -> dict[str, Any]:
-    """The loader's verdict on a scenario text, and the tables the page draws (``None`` when
-    the text is not TOML)."""
+    """The loader's verdict on a scenario text (``ok``: ``kassen run`` loads it; a problem with
+    ``warning`` set does not stop it), and the tables the page draws (``None`` when the text is
+    not TOML)."""
     scen, problems = check_scenario_text(text, where)
     try:
         design: dict[str, Any] | None = tomllib.loads(text)
@@ -87,7 +103,7 @@ def check_text(text: str, where: str = WHERE) -> dict[str, Any]:
     edition = "gmt"
     if design is not None and isinstance(design.get("scenario"), dict):
         edition = str(design["scenario"].get("edition", "gmt"))
-    return {"ok": not problems, "problems": [problem_json(p) for p in problems], "text": text,
+    return {"ok": scen is not None, "problems": [problem_json(p) for p in problems], "text": text,
             "design": design, "game": EDITIONS.get(edition)}
 
 
@@ -117,6 +133,26 @@ def designs_dir(db_url: str) -> Path:
     if db_url.startswith("sqlite:///") and db_url[len("sqlite:///"):] not in ("", ":memory:"):
         return Path(db_url[len("sqlite:///"):]).parent / "designs"
     return data_dir() / "designs"
+
+
+def keep_design(text: str, folder: Path) -> tuple[Scenario, Path]:
+    """The design in ``text``, judged by the loader (422 naming every problem, nothing written),
+    and the file it is kept in for the games played on it (under its content's hash)."""
+    scen, problems = check_scenario_text(text, WHERE)
+    if scen is None:
+        raise WebError(422, "the scenario has problems: " + "; ".join(
+            (f"line {p.line}: " if p.line else "") + p.detail for p in problems if not p.warning))
+    path = folder / f"{hashlib.sha256(text.encode('utf-8')).hexdigest()[:24]}.toml"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+    except OSError as exc:
+        raise WebError(503, f"cannot keep the design for its game: {exc.strerror}", "storage_unavailable") \
+            from None
+    return scen, path
 
 
 def _browser(header: str | None) -> str:
@@ -163,21 +199,7 @@ def editor_router(svc: GameService) -> APIRouter:
     def post_play(body: PlayBody, request: Request) -> JSONResponse:
         """Start a game on a scenario text (the server's limits on games apply); the seat links
         as ``POST /api/games`` gives them. A text with problems is refused with every problem."""
-        scen, problems = check_scenario_text(body.text, WHERE)
-        if scen is None:
-            raise WebError(422, "the scenario has problems: " + "; ".join(
-                (f"line {p.line}: " if p.line else "") + p.detail for p in problems))
-        folder = designs_dir(storage.url)
-        path = folder / f"{hashlib.sha256(body.text.encode('utf-8')).hexdigest()[:24]}.toml"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            if not path.exists():
-                tmp = path.with_suffix(".tmp")
-                tmp.write_text(body.text, encoding="utf-8")
-                tmp.replace(path)
-        except OSError as exc:
-            raise WebError(503, f"cannot keep the design for its game: {exc.strerror}", "storage_unavailable") \
-                from None
+        scen, path = keep_design(body.text, designs_dir(storage.url))
         client = request.client.host if request.client else "unknown"
         live, tokens = svc.create(EDITIONS[scen.scenario.edition], str(path), body.seats, client=client,
                                   design=True)
@@ -190,6 +212,39 @@ def editor_router(svc: GameService) -> APIRouter:
                        "token": tokens[i], "url": f"/game/{live.stored.id}#{tokens[i]}"}
                       for i, k in enumerate(live.stored.seat_kinds)],
         }, status_code=201, headers=NO_STORE)
+
+    checks = BalanceChecks(svc)
+
+    @router.post("/api/editor/balance", status_code=202)
+    def post_balance(body: BalanceBody, request: Request) -> JSONResponse:
+        """"How balanced?": play the design ``games`` times between two computer players on the
+        server's AI workers (games with people always go first), the sides swapped every other
+        game; its progress and, when done, the figure the lobby shows for a shipped battle at
+        ``GET /api/editor/balance/{id}``. Its games count against the server's games between
+        computer players (429 naming the bound); one check at a time per address."""
+        levels = [p.strip().lower() for p in body.players]
+        for p in levels:
+            if p == HUMAN or p not in PLAYERS:
+                raise WebError(400, f"a balance check is played by computer players; {p[:40]!r} is not one "
+                                    f"(use: {', '.join(PLAYERS)})")
+        scen, path = keep_design(body.text, designs_dir(storage.url))
+        client = request.client.host if request.client else "unknown"
+        job = checks.start(EDITIONS[scen.scenario.edition], str(path), scen.scenario.name, levels, body.games,
+                           client)
+        return JSONResponse(checks.to_json(job), status_code=202, headers=NO_STORE)
+
+    @router.get("/api/editor/balance/{job_id}")
+    def get_balance(job_id: str) -> JSONResponse:
+        """A check's progress (games done of all) and, when done, its figure."""
+        return JSONResponse(checks.to_json(checks.get(job_id)), headers=NO_STORE)
+
+    @router.get("/api/editor/balance/{job_id}/plot.svg")
+    def get_balance_plot(job_id: str) -> Response:
+        """A finished check's plot: each side's win rate with its 95% interval (``kassen balance``'s)."""
+        job = checks.get(job_id)
+        if job.plot is None:
+            raise WebError(409, "the balance check has not finished: no plot yet")
+        return Response(job.plot, media_type="image/svg+xml", headers=NO_STORE)
 
     @router.get("/api/editor/designs")
     def list_designs(browser: Browser = None) -> JSONResponse:

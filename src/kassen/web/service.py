@@ -17,6 +17,7 @@ import logging
 import secrets
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -164,9 +165,45 @@ class LiveGame:
         return tuple(names()) if callable(names) else tuple(self.game.seats)
 
 
+def public_scenario(live: LiveGame) -> str | None:
+    """The scenario as a seat is told it: a named battle's id; for a scenario file (a design the
+    editor played, kept under the server's data directory) the id the file gives itself, never
+    the server's path to it."""
+    sc = live.stored.scenario
+    if sc is None or sc in live.game.scenarios():
+        return sc
+    own = getattr(live.state, "scenario_id", None)
+    return str(own) if own else sc.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".toml")
+
+
 def seat_names_of(state: State) -> tuple[str, ...]:
     fn = getattr(state, "seat_names", None)
     return tuple(fn()) if callable(fn) else tuple(state.game.seats)
+
+
+class BackgroundWork(ABC):
+    """AI work that is no game with seats (a balance check's games, web/balance_check.py), done one
+    step at a time through the same :class:`AiScheduler` as the games' AI: it is never
+    interactive, so every game with a person goes before it, and its ``work`` (CPU seconds)
+    and ``client`` count as a game's do."""
+
+    def __init__(self, client: str | None) -> None:
+        self.client = client
+        self.interactive = False
+        self.work = 0.0
+        self.retry_at = 0.0
+
+    @abstractmethod
+    def step(self) -> bool:
+        """Make one decision; whether another is due (then it is queued again)."""
+
+    @abstractmethod
+    def failed(self, exc: Exception) -> None:
+        """A step raised ``exc``: the work stops and says why."""
+
+
+#: what the AI scheduler shares its workers between
+Thinker = LiveGame | BackgroundWork
 
 
 class AiScheduler:
@@ -181,21 +218,21 @@ class AiScheduler:
 
     def __init__(self, per_client: int) -> None:
         self.cond = threading.Condition()
-        self.ready: list[LiveGame] = []
+        self.ready: list[Thinker] = []
         self.running: dict[str, int] = {}
         self.per_client = max(1, per_client)
         self.closed = False
 
-    def add(self, live: LiveGame) -> None:
+    def add(self, live: Thinker) -> None:
         with self.cond:
             if not self.closed:
                 self.ready.append(live)
                 self.cond.notify_all()
 
-    def _eligible(self, live: LiveGame, now: float) -> bool:
+    def _eligible(self, live: Thinker, now: float) -> bool:
         return live.retry_at <= now and (live.client is None or self.running.get(live.client, 0) < self.per_client)
 
-    def take(self) -> LiveGame | None:
+    def take(self) -> Thinker | None:
         """The next game to think for (``None``: closed); waits until one may."""
         with self.cond:
             while not self.closed:
@@ -203,7 +240,7 @@ class AiScheduler:
                 eligible = [g for g in self.ready if self._eligible(g, now)]
                 if eligible:
                     live = min(eligible, key=lambda g: (not g.interactive, g.work))
-                    self.ready.remove(live)
+                    self.ready = [g for g in self.ready if g is not live]
                     if live.client is not None:
                         self.running[live.client] = self.running.get(live.client, 0) + 1
                     return live
@@ -211,7 +248,7 @@ class AiScheduler:
                 self.cond.wait(min(later) if later else None)
             return None
 
-    def done(self, live: LiveGame) -> None:
+    def done(self, live: Thinker) -> None:
         with self.cond:
             if live.client is not None:
                 left = self.running.get(live.client, 1) - 1
@@ -248,6 +285,8 @@ class GameService:
         self.created_by: dict[str, deque[float]] = {}
         #: token hash -> (game id, seat) of tokens already checked against the database
         self.tokens: dict[str, tuple[str, int]] = {}
+        #: games between computers played outside ``games`` (a balance check's), by what plays them
+        self.background_ai_games: dict[str, int] = {}
         # AI work: one decision at a time per game, shared by counted work (AiScheduler)
         self.scheduler = AiScheduler(self.limits.thinking_per_client)
         self.workers = [threading.Thread(target=self._ai_worker, name=f"kassen-ai-{i}", daemon=True)
@@ -315,8 +354,7 @@ class GameService:
             if k != HUMAN and k not in PLAYERS:
                 raise WebError(400, f"unknown seat kind {cut(k)}; use one of: {HUMAN}, {', '.join(PLAYERS)}")
         if HUMAN not in kinds:
-            with self.games_lock:
-                running = sum(1 for g in self.games.values() if not g.interactive and not g.state.is_terminal())
+            running = self.ai_only_games()
             if running >= self.limits.ai_only_games:
                 raise WebError(429, f"{running} games between computer players are being played on this server "
                                     f"(the most it allows at once); watch one of them or try again later",
@@ -496,9 +534,9 @@ class GameService:
                 "ruleset": live.game.id,
                 "game_name": live.game.name,
                 "view": extras.view_for(live.game.id),
-                "scenario": live.stored.scenario,
+                "scenario": public_scenario(live),
                 "scenario_name": getattr(state, "scenario_name", None)
-                or extras.scenario_name(live.game, live.stored.scenario),
+                or extras.scenario_name(live.game, public_scenario(live)),
                 "seat": viewer,
                 "watching": watching,
                 "seat_name": "spectator" if watching else (names[seat] if seat < len(names) else f"seat {seat}"),
@@ -702,7 +740,7 @@ class GameService:
             live.ai_running = True
         self._enqueue(live)
 
-    def _enqueue(self, live: LiveGame) -> None:
+    def _enqueue(self, live: Thinker) -> None:
         self.scheduler.add(live)
 
     def _machine_to_move(self, live: LiveGame) -> bool:
@@ -714,6 +752,9 @@ class GameService:
             live = self.scheduler.take()
             if live is None:
                 return
+            if isinstance(live, BackgroundWork):
+                self._background_step(live)
+                continue
             start = time.thread_time()
             try:
                 again = self._ai_decision(live)
@@ -726,6 +767,27 @@ class GameService:
             if again:
                 self._enqueue(live)  # back among the waiting: the game that has used least goes first
             self.notify(live)
+
+    def _background_step(self, work: BackgroundWork) -> None:
+        start = time.thread_time()
+        again = False
+        try:
+            again = work.step() and not self.closed
+        except Exception as exc:
+            log.exception("background AI work failed")
+            work.failed(exc)
+        finally:
+            work.work += time.thread_time() - start
+            self.scheduler.done(work)
+        if again:
+            self._enqueue(work)  # back among the waiting, behind every game with a person
+
+    def ai_only_games(self) -> int:
+        """Games between computer players being played: unfinished ones in memory and those
+        a balance check plays (``background_ai_games``), bounded together by ``limits.ai_only_games``."""
+        with self.games_lock:
+            running = sum(1 for g in self.games.values() if not g.interactive and not g.state.is_terminal())
+            return running + sum(self.background_ai_games.values())
 
     def _ai_failed(self, live: LiveGame, exc: Exception) -> bool:
         """An AI decision that could not be made or stored (a database error, most often): it is

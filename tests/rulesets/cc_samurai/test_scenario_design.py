@@ -99,13 +99,32 @@ def test_every_field_problem_is_listed_with_its_line() -> None:
         '{ at = "T9", unit = "AB", blocks = 2 }', '{ at = "T9", unit = "AB", blocks = 9, colour = 1 }')
     scen, problems = check_scenario_text(text, "bad.toml")
     assert scen is None
-    assert [(p.line, p.field, p.hex) for p in problems] == [
-        (4, "scenario.first", None),
-        (18, "red.command", None),
-        (38, "blue.pieces[0].blocks", "T9"),
-        (38, "blue.pieces[0].colour", "T9"),
-    ]
+    fields = [(4, "scenario.first", None), (18, "red.command", None), (38, "blue.pieces[0].blocks", "T9"),
+              (38, "blue.pieces[0].colour", "T9")]
+    # the field errors do not hide the board's: every one of EVERY_BOARD_ERROR's follows
+    _, board = check_scenario_text(EVERY_BOARD_ERROR, "bad.toml")
+    assert [(p.line, p.field, p.hex) for p in problems] == fields + [(p.line, p.field, p.hex) for p in board]
     assert problems[0].message == "bad.toml: field scenario.first: Input should be 'red' or 'blue'"
+    assert not any(p.warning for p in problems)
+
+
+def test_a_refused_piece_is_set_aside_and_the_rest_of_the_board_is_still_judged() -> None:
+    """A piece pydantic refuses (no unit nor Leader) is skipped with everything about it; the
+    piece beside it on a river is still named, and so is a refused tent's Commander nothing."""
+    text = EVERY_BOARD_ERROR.replace('{ at = "F3", unit = "ASp" }', '{ at = "F3" }').replace(
+        'tent = "L1"', 'tent = 7')
+    scen, problems = check_scenario_text(text, "bad.toml")
+    got = [(p.field, p.detail) for p in problems]
+    assert scen is None
+    assert ("red.pieces[1]", "field red.pieces.1: Value error, a piece needs a 'unit', a 'leader' or both") in got
+    assert ("red.tent", "field red.tent: Input should be a valid string") in got
+    assert ("red.pieces[2]", "field red.pieces[2]: B7 is a river hex") in got
+    assert not any(f == "red.pieces[1]" and "occupied" in d for f, d in got)  # set aside: not on F3
+    assert not any("command tent" in d for _, d in got)  # the tent refused: not judged
+    # a refused edition: units and terrain cannot be judged, so only the field is named
+    _, problems = check_scenario_text(EVERY_BOARD_ERROR.replace('first = "red"', 'first = "red"\nedition = "x"'),
+                                      "bad.toml")
+    assert [p.field for p in problems] == ["scenario.edition"]
 
 
 def test_the_loader_raises_every_problem_and_the_first_is_the_message_it_always_gave() -> None:
@@ -164,7 +183,7 @@ def test_every_shipped_battle_round_trips_through_the_editor(path: Path) -> None
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     saved = to_toml(data)
     scen, problems = check_scenario_text(saved, path.name)
-    assert problems == [] and scen == original
+    assert [p.detail for p in problems if not p.warning] == [] and scen == original
     assert to_toml(tomllib.loads(saved)) == saved
     assert to_toml(original.model_dump(exclude_none=True)) == to_toml(
         Scenario.model_validate(tomllib.loads(saved)).model_dump(exclude_none=True))
@@ -211,5 +230,72 @@ def test_kassen_scenarios_new_and_check(tmp_path: Path) -> None:
     assert out[3] == f"{bad}:24: field red.pieces[1]: F3 is already occupied by red pieces[0]"
     r = runner.invoke(app, ["scenarios", "check", str(tmp_path / "none.toml")])
     assert r.exit_code == 1 and "cannot read" in r.output
+    # a warning is printed with its line, and the file still passes (kassen run plays it)
+    warned = tmp_path / "warned.toml"
+    warned.write_text(template().replace('{ at = "T3", unit = "ASp" }', '{ at = "P3", unit = "ASp" }'),
+                      encoding="utf-8")
+    r = runner.invoke(app, ["scenarios", "check", str(warned)])
+    assert r.exit_code == 0, r.output
+    first, last = [line for line in r.stdout.splitlines() if line]
+    assert first.startswith(f"{warned}:45: field red.pieces: warning: Red has no unit or Leader in its right section")
+    assert last.startswith(f"{warned}: no problems (1 warning): 'My Battle' (cc-samurai)")
     r = runner.invoke(app, ["scenarios", "new"])
     assert r.exit_code == 2 and "usage" in r.output
+
+
+def _with_red_pieces(extra: str) -> str:
+    return template().replace('pieces = [\n', 'pieces = [\n' + extra, 1)
+
+
+def test_contents_more_blocks_of_a_type_than_the_box_holds_is_a_warning_not_an_error() -> None:
+    """Rulebook, Contents and Applying the Stickers (000:45-50, 000:180; R48): 20 Samurai
+    Infantry Spearmen blocks a side. The template's red has one SSp unit (4 blocks); four more
+    make 20 (no warning), a fifth 24; a reduced unit counts its blocks."""
+    four = "".join(f'  {{ at = "{h}", unit = "SSp" }},\n' for h in ("B5", "D5", "F5", "H5"))
+    scen, problems = check_scenario_text(_with_red_pieces(four), "t.toml")
+    assert scen is not None and problems == []
+    scen, problems = check_scenario_text(_with_red_pieces(four + '  { at = "K6", unit = "SSp", blocks = 1 },\n'),
+                                         "t.toml")
+    assert scen is not None  # a warning: kassen run plays it
+    [p] = problems
+    assert p.warning and p.field == "red.pieces" and p.line is not None
+    assert p.detail == ("field red.pieces: warning: Red has 21 Samurai Infantry Spearmen blocks; one box holds 20 "
+                        "for each side (000:45-50, 000:180): a table with one box cannot set it up")
+
+
+def test_contents_leaders_and_cavalry_blocks_beyond_the_box() -> None:
+    """000:45-50: 68 medium cavalry blocks and 8 mounted Leaders in the box, half a side (R48)."""
+    cav = "".join(f'  {{ at = "{c}{r}", unit = "SBC" }},\n' for r in (4, 6) for c in "CEGIKMOQS")  # short rows
+    mounted = "".join(f'  {{ at = "{c}5", leader = "mounted" }},\n' for c in "DFHJ")  # a full row
+    scen, problems = check_scenario_text(_with_red_pieces(cav + mounted), "t.toml")
+    assert scen is not None
+    assert [p.detail.split("; ")[0] for p in problems] == [
+        "field red.pieces: warning: Red has 76 medium blocks for cavalry units",
+        "field red.pieces: warning: Red has 5 mounted Leaders"]
+
+
+def test_contents_the_zvezda_box_is_not_listed_so_it_sets_no_bound() -> None:
+    """R48: no source lists the Zvezda box's figures, so a Zvezda design is never warned."""
+    many = "".join(f'  {{ at = "{c}{r}", unit = "ASp" }},\n' for r, cs in ((4, "CEGIKMOQS"), (5, "BDFHJLNPR"),
+                                                                         (6, "CEGIKMOQS")) for c in cs)
+    text = template("zvezda").replace("pieces = [\n", "pieces = [\n" + many, 1)
+    scen, problems = check_scenario_text(text, "t.toml")
+    assert scen is not None and problems == []
+
+
+def test_phase_1_play_a_command_card_a_section_with_nothing_of_a_side_is_a_warning() -> None:
+    """000:606: a card that can order no unit skips to the draw, so a side with nothing in a
+    section is legal (R49): a warning naming the cards that would order nothing, from that
+    side's own point of view (blue at the top: its left is the board's right)."""
+    text = template().replace('{ at = "T3", unit = "ASp" }', '{ at = "P3", unit = "ASp" }').replace(
+        '{ at = "T9", unit = "SSp" }', '{ at = "L9", unit = "SSp" }').replace(
+        '{ at = "R9", unit = "ASp", leader = "foot" }', '{ at = "J9", unit = "ASp", leader = "foot" }')
+    scen, problems = check_scenario_text(text, "t.toml")
+    assert scen is not None, [p.detail for p in problems]
+    got = [(p.field, p.detail.split(":")[2].strip()) for p in problems]
+    assert got == [("red.pieces", "Red has no unit or Leader in its right section"),
+                   ("blue.pieces", "Blue has no unit or Leader in its left section")]  # R-Y, as red's right
+    assert all(p.warning for p in problems)
+    red = next(p for p in problems if p.field == "red.pieces")
+    assert "10 Command cards order only there (Advance Right, Order One Unit Right, Order Three Units Right, " \
+        "Order Two Units Right)" in red.detail

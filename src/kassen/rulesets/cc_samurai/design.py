@@ -124,8 +124,8 @@ def template(edition: str = "gmt") -> str:
     """A commented scenario file to start a design from: a small battle the loader accepts
     (six units and a Leader a side), every field explained (docs/formats.md)."""
     units_note, units = _UNITS[edition]
-    red_at = ["F3", "H3", "J3", "L3", "O2", "P3"]
-    blue_at = ["T9", "R9", "P9", "N9", "K10", "J9"]
+    red_at = ["F3", "H3", "J3", "L3", "O2", "T3"]
+    blue_at = ["T9", "R9", "P9", "N9", "K10", "F9"]
     tent = edition == "zvezda"  # a Zvezda command tent always holds the Army Commander
 
     def pieces(ats: list[str], leader_at: str) -> str:
@@ -212,8 +212,11 @@ def edition_games() -> dict[str, str]:
 def check_scenario_text(text: str, where: str) -> tuple[scenario.Scenario | None, list[scenario.Problem]]:
     """Read a scenario file's text as ``load_scenario_file`` does and collect every problem,
     each with its line: TOML syntax (the first, where the reader stops), then every field
-    pydantic rejects, then (when the fields are sound) every board-level problem and what
-    setting the battle up refuses. The scenario is returned when there is no problem."""
+    pydantic rejects together with every board-level problem of the rest (a field error never
+    hides a board error), and when both are sound what setting the battle up refuses. Then
+    the warnings (``Problem.warning``: more blocks than the box holds, a section a side has
+    nothing in), which do not stop the file from loading. The scenario is returned when no
+    problem but warnings is found."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -223,7 +226,9 @@ def check_scenario_text(text: str, where: str) -> tuple[scenario.Scenario | None
     try:
         scen = scenario.Scenario.model_validate(data)
     except pydantic.ValidationError as exc:
-        return None, [scenario._with_line(p, lines) for p in scenario._validation_problems(exc, where, data)]
+        problems = scenario.validation_problems(exc, where, data) + \
+            scenario.board_problems_despite_fields(data, exc, where)
+        return None, [scenario.with_line(p, lines) for p in problems]
     problems = scenario.scenario_problems(scen, where)
     if not problems:
         game = ZvezdaGame() if scen.scenario.edition == "zvezda" else CCSamuraiGame()
@@ -231,4 +236,7 @@ def check_scenario_text(text: str, where: str) -> tuple[scenario.Scenario | None
             game.setup(scen, 0)
         except FormatError as exc:
             problems = [scenario.Problem(f"{where}: {exc}", "position" if scen.position else "")]
-    return (None if problems else scen), [scenario._with_line(p, lines) for p in problems]
+    if not problems:
+        problems = scenario.scenario_warnings(scen, where)
+    refused = any(not p.warning for p in problems)
+    return (None if refused else scen), [scenario.with_line(p, lines) for p in problems]

@@ -147,12 +147,15 @@ class Problem:
     """One thing wrong in a scenario file: ``message`` is what the loader says
     (``"<file>: field <field>: <what>"``), ``field`` the dotted field it is in
     (``red.pieces[3].at``; empty for the whole file), ``hex`` the hex it is about if any,
-    ``line`` the file's line (1-based) when the text is known."""
+    ``line`` the file's line (1-based) when the text is known. A ``warning`` does not stop the
+    file from loading (``kassen run`` plays it): it tells the designer something the table
+    would notice (more blocks than the box holds, a section a side has nothing in)."""
 
     message: str
     field: str = ""
     hex: str | None = None
     line: int | None = None
+    warning: bool = False
 
     @property
     def detail(self) -> str:
@@ -169,10 +172,12 @@ def _field_path(loc: tuple[int | str, ...]) -> str:
 
 
 def _format_validation(exc: ValidationError, where: str) -> str:
-    return "\n".join(p.message for p in _validation_problems(exc, where, {}))
+    return "\n".join(p.message for p in validation_problems(exc, where, {}))
 
 
-def _validation_problems(exc: ValidationError, where: str, data: dict[str, Any]) -> list[Problem]:
+def validation_problems(exc: ValidationError, where: str, data: dict[str, Any]) -> list[Problem]:
+    """One :class:`Problem` per error pydantic found in ``data`` (the file's raw tables), each
+    with its field and, where the error is about one, its hex (no line yet: :func:`with_line`)."""
     out = []
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
@@ -217,9 +222,11 @@ def check_scenario(scen: Scenario, where: str) -> None:
         raise FormatError("\n".join(p.message for p in problems))
 
 
-def scenario_problems(scen: Scenario, where: str) -> list[Problem]:
+def scenario_problems(scen: Scenario, where: str, ignore: frozenset[str] = frozenset()) -> list[Problem]:
     """Board-level checks pydantic cannot do: hexes exist, no two units share a hex, ...
-    Every problem is collected, not only the first."""
+    Every problem is collected, not only the first. The fields in ``ignore`` (``red.pieces[3]``,
+    ``terrain.forest[2]``, ``objective[0]``, ``red.tent``: stand-ins for values pydantic
+    refused, :func:`board_problems_despite_fields`) are skipped with everything about them."""
     from kassen.rulesets.cc_samurai.data import load_tables
 
     tables = load_tables(scen.scenario.edition)
@@ -243,6 +250,8 @@ def scenario_problems(scen: Scenario, where: str) -> list[Problem]:
             bad(f"terrain.{slug}", f"unknown terrain (known: {known}; tents go in [red]/[blue] tent)")
             continue
         for i, t in enumerate(hexes):
+            if f"terrain.{slug}[{i}]" in ignore:
+                continue
             h = hx(t, f"terrain.{slug}[{i}]")
             if h is None:
                 continue
@@ -254,11 +263,14 @@ def scenario_problems(scen: Scenario, where: str) -> list[Problem]:
     for side in SIDES:
         army = scen.red if side == "red" else scen.blue
         commanders = 0
+        tent_refused = f"{side}.tent" in ignore  # a tent pydantic refused: nothing about it is judged
         tent_h = hx(army.tent, f"{side}.tent") if army.tent is not None else None
         for i, p in enumerate(army.pieces):
             # the checks in the order the loader has always made them (the first one is the
             # message a single-error loader gave)
             field = f"{side}.pieces[{i}]"
+            if field in ignore:
+                continue
             h = hx(p.at, f"{field}.at")
             if h is not None:
                 if h in occupied:
@@ -277,7 +289,7 @@ def scenario_problems(scen: Scenario, where: str) -> list[Problem]:
                 bad(field, "bodyguards stand only with their Army Commander", p.at)
             if p.leader == "commander":
                 commanders += 1
-                if h is not None and (army.tent is None or (tent_h is not None and tent_h != h)):
+                if h is not None and not tent_refused and (army.tent is None or (tent_h is not None and tent_h != h)):
                     bad(field, f"the Army Commander must start in his command tent ({side}.tent)", p.at)
             if p.blocks is not None and p.unit is None:
                 bad(f"{field}.blocks", "only units have blocks", p.at)
@@ -286,15 +298,21 @@ def scenario_problems(scen: Scenario, where: str) -> list[Problem]:
         if army.tent is not None:
             if tent_h is not None and tent_h in seen_terrain:
                 bad(f"{side}.tent", f"{army.tent} already has terrain {seen_terrain[tent_h]}", army.tent)
-            if tables.rules.tent_removed_when_empty and commanders == 0:
+            if tables.rules.tent_removed_when_empty and commanders == 0 and not tent_refused:
                 bad(f"{side}.tent", f"in the {scen.scenario.edition} edition a command tent "
                     "is always occupied: place the Army Commander and his bodyguards on it", army.tent)
         for i, e in enumerate(army.exits):
+            if f"{side}.exits[{i}]" in ignore:
+                continue
             h = hx(e, f"{side}.exits[{i}]")
             if h is not None and h[1] not in (0, board.rows - 1):
                 bad(f"{side}.exits[{i}]", f"{e} is not on a baseline", e)
     for i, obj in enumerate(scen.objective):
+        if f"objective[{i}]" in ignore:
+            continue
         for j, t in enumerate(obj.hexes):
+            if f"objective[{i}].hexes[{j}]" in ignore:
+                continue
             h = hx(t, f"objective[{i}].hexes[{j}]")
             if h is not None and seen_terrain.get(h) == "river":
                 bad(f"objective[{i}].hexes[{j}]", f"{t} is a river hex", t)
@@ -318,6 +336,208 @@ def scenario_problems(scen: Scenario, where: str) -> list[Problem]:
         if (pos.red.honor or 0) + (pos.blue.honor or 0) > 30 or total > 30:
             bad("position", "reserves exceed the 30 Honor & Fortune tokens")
     return problems
+
+
+#: what a required field refused by pydantic stands in with while the rest of the file is
+#: judged (:func:`board_problems_despite_fields`); a stand-in is never itself judged
+_STAND_INS: dict[tuple[str, ...], Any] = {
+    ("scenario",): {"id": "design", "name": "design", "first": "red", "bottom": "red", "victory_banners": 1},
+    ("scenario", "id"): "design", ("scenario", "name"): "design", ("scenario", "first"): "red",
+    ("scenario", "bottom"): "red", ("scenario", "victory_banners"): 1,
+    ("army",): {"command": 1, "dragon": 0, "honor": 0, "pieces": []},
+    ("army", "command"): 1, ("army", "dragon"): 0, ("army", "honor"): 0, ("army", "pieces"): [],
+}
+#: a piece, objective or hex of a list set aside (its field is skipped: ``scenario_problems``'s ``ignore``)
+_SET_ASIDE_PIECE: dict[str, Any] = {"at": "", "leader": "foot"}
+
+
+def _set_aside(data: dict[str, Any], loc: tuple[int | str, ...], kind: str, ignore: set[str]) -> bool:
+    """Put aside the value pydantic refused at ``loc`` so the rest of ``data`` validates: an
+    unknown key or an optional field is dropped, a required one gets a stand-in, a piece,
+    objective or list hex is replaced by a stand-in whose field goes into ``ignore``. False
+    when the rest cannot be judged without it (the edition: every unit and terrain depend on it)."""
+    if not loc:
+        return False
+    parent: Any = data
+    for part in loc[:-1]:
+        try:
+            parent = parent[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    last = loc[-1]
+    top = loc[0]
+    if kind == "extra_forbidden" and isinstance(parent, dict):
+        parent.pop(last, None)
+        return True
+    if top == "scenario":
+        if len(loc) >= 2 and loc[1] == "edition":
+            return False
+        key = ("scenario",) + ((str(loc[1]),) if len(loc) >= 2 else ())
+        if len(loc) <= 2 and key in _STAND_INS:
+            if len(loc) == 1:
+                data["scenario"] = dict(_STAND_INS[key])
+            else:
+                data["scenario"][loc[1]] = _STAND_INS[key]
+        elif len(loc) == 2 and isinstance(data.get("scenario"), dict):
+            data["scenario"].pop(loc[1], None)  # an optional field: its default
+        else:
+            return False
+        return True
+    if top in SIDES:
+        if len(loc) == 1:
+            data[top] = dict(_STAND_INS[("army",)], pieces=[])
+            return True
+        army: dict[str, Any] = data[top]
+        what = str(loc[1])
+        if len(loc) == 2 and ("army", what) in _STAND_INS:
+            army[what] = [] if what == "pieces" else _STAND_INS[("army", what)]
+        elif what == "tent" and len(loc) == 2:
+            army.pop("tent", None)
+            ignore.add(f"{top}.tent")
+        elif what == "exits" and len(loc) == 2:
+            army.pop("exits", None)
+        elif what == "exits" and isinstance(loc[2], int):
+            army["exits"][loc[2]] = ""
+            ignore.add(f"{top}.exits[{loc[2]}]")
+        elif what == "pieces" and isinstance(loc[2], int):
+            i = loc[2]
+            piece = army["pieces"][i]
+            if len(loc) == 4 and loc[3] in ("unit", "leader", "blocks") and isinstance(piece, dict):
+                piece.pop(loc[3], None)
+                if piece.get("unit") is None and piece.get("leader") is None:
+                    army["pieces"][i] = dict(_SET_ASIDE_PIECE)
+                    ignore.add(f"{top}.pieces[{i}]")
+            else:
+                army["pieces"][i] = dict(_SET_ASIDE_PIECE)
+                ignore.add(f"{top}.pieces[{i}]")
+        else:
+            return False
+        return True
+    if top == "terrain":
+        if len(loc) == 1:
+            data["terrain"] = {}
+        elif len(loc) == 2:
+            data["terrain"].pop(loc[1], None)
+        else:
+            data["terrain"][loc[1]][loc[2]] = ""
+            ignore.add(f"terrain.{loc[1]}[{loc[2]}]")
+        return True
+    if top == "objective":
+        if len(loc) == 1:
+            data["objective"] = []
+            return True
+        k = loc[1]
+        if len(loc) == 4 and loc[2] == "hexes" and isinstance(loc[3], int):
+            data["objective"][k]["hexes"][loc[3]] = ""
+            ignore.add(f"objective[{k}].hexes[{loc[3]}]")
+        elif len(loc) == 3 and loc[2] in ("name", "side", "banners", "kind") and isinstance(parent, dict):
+            parent.pop(last, None)
+        else:
+            data["objective"][k] = {"hexes": [""]}
+            ignore.add(f"objective[{k}]")
+        return True
+    if top in ("rules", "position"):
+        data.pop(str(top), None)  # the defaults; a position refused is not judged
+        return True
+    return False
+
+
+def board_problems_despite_fields(data: dict[str, Any], exc: ValidationError, where: str) -> list[Problem]:
+    """The board-level problems (:func:`scenario_problems`) of a file whose fields pydantic
+    refused, so that a field error never hides a board error: each refused value is set aside
+    (:func:`_set_aside`) and the rest judged as the loader would judge it. ``[]`` when the rest
+    cannot be judged (the edition itself refused)."""
+    import copy
+
+    data = copy.deepcopy(data)
+    ignore: set[str] = set()
+    error: ValidationError | None = exc
+    for _ in range(8):  # each round sets aside what the last refused; nested refusals need a few
+        assert error is not None
+        for err in error.errors():
+            if not _set_aside(data, tuple(err["loc"]), str(err["type"]), ignore):
+                return []
+        try:
+            scen = Scenario.model_validate(data)
+        except ValidationError as again:
+            error = again
+            continue
+        return scenario_problems(scen, where, frozenset(ignore))
+    return []
+
+
+#: the blocks in one box of the GMT edition for each side (000:36-50 "CONTENTS" and 000:180
+#: "Applying the Stickers"; ruling R48): the per-type counts the sticker instructions give,
+#: and the size classes' totals halved between the two colours (spares included)
+COMPONENTS: dict[str, dict[str, Any]] = {
+    "gmt": {
+        "units": {"SSp": 20, "SB": 12, "ASp": 32},
+        "classes": {"small blocks for foot units": (("SSp", "SB", "ASp", "AB", "AA", "LI"), 110),
+                    "medium blocks for cavalry units": (("SSpC", "SBC"), 34)},
+        "leaders": {"foot": 5, "mounted": 4},
+        "source": "000:45-50, 000:180",
+    },
+}
+
+
+def scenario_warnings(scen: Scenario, where: str) -> list[Problem]:
+    """What a sound scenario tells the designer without being refused (``kassen run`` plays
+    it): more blocks or Leaders of a kind than one box holds for a side (R48; the GMT edition,
+    whose box the rulebook lists), and a section where a side has no unit or Leader, so the
+    Command cards that order only there would order nothing (000:606, R49)."""
+    from kassen.rulesets.cc_samurai.board import sections_of
+    from kassen.rulesets.cc_samurai.data import load_tables
+
+    tables = load_tables(scen.scenario.edition)
+    board = HexBoard()
+    out: list[Problem] = []
+
+    def warn(field: str, what: str) -> None:
+        out.append(Problem(f"{where}: field {field}: warning: {what}", field, None, None, True))
+
+    box = COMPONENTS.get(scen.scenario.edition)
+    bottom = 0 if scen.scenario.bottom == "red" else 1
+    for s, side in enumerate(SIDES):
+        army = scen.army(s)
+        name = scen.scenario.red_name if side == "red" else scen.scenario.blue_name
+        blocks: dict[str, int] = {}
+        leaders: dict[str, int] = {}
+        for p in army.pieces:
+            if p.unit is not None and p.unit in tables.units:
+                blocks[p.unit] = blocks.get(p.unit, 0) + (p.blocks or tables.units[p.unit].blocks)
+            if p.leader is not None:
+                leaders[p.leader] = leaders.get(p.leader, 0) + 1
+        if box is not None:
+            one_box = f"one box holds {{n}} for each side ({box['source']}): a table with one box cannot set it up"
+            for code, most in box["units"].items():
+                if blocks.get(code, 0) > most:
+                    warn(f"{side}.pieces", f"{name} has {blocks[code]} {tables.units[code].name} blocks; "
+                         + one_box.format(n=most))
+            for what, (codes, most) in box["classes"].items():
+                n = sum(blocks.get(c, 0) for c in codes)
+                if n > most:
+                    warn(f"{side}.pieces", f"{name} has {n} {what}; " + one_box.format(n=most))
+            for kind, most in box["leaders"].items():
+                if leaders.get(kind, 0) > most:
+                    warn(f"{side}.pieces", f"{name} has {leaders[kind]} {kind} Leaders; " + one_box.format(n=most))
+        held: set[str] = set()
+        for p in army.pieces:
+            try:
+                held |= sections_of(board.parse(p.at), s, bottom)
+            except FormatError:
+                continue
+        for section in ("left", "center", "right"):
+            if section in held:
+                continue
+            idle = [c for c in tables.command.values()
+                    if c.orders and all(o.section == section for o in c.orders)]
+            if not idle:
+                continue
+            copies = sum(c.copies for c in idle)
+            names = ", ".join(sorted({c.name for c in idle}))
+            warn(f"{side}.pieces", f"{name} has no unit or Leader in its {section} section: {copies} Command "
+                 f"cards order only there ({names}) and would order nothing (000:606)")
+    return out
 
 
 def load_scenario_file(path: Path) -> Scenario:
@@ -370,11 +590,13 @@ def _shared_builtin(scenario_id: str, edition: str) -> Scenario:
     return load_scenario_file(_builtin_scenarios(edition)[scenario_id])
 
 
-def _with_line(p: Problem, lines: dict[str, int]) -> Problem:
+def with_line(p: Problem, lines: dict[str, int]) -> Problem:
+    """``p`` with the line of its field (or of the nearest enclosing field that has one) from
+    :func:`field_lines`; ``p`` as it is when none is known."""
     field = p.field
     while field:
         if field in lines:
-            return Problem(p.message, p.field, p.hex, lines[field])
+            return Problem(p.message, p.field, p.hex, lines[field], p.warning)
         cut = max(field.rfind("."), field.rfind("["))
         field = field[:cut] if cut > 0 else ""
     return p

@@ -5,7 +5,7 @@ One die's law (:func:`die_law`: miss, fumble, low, wound, critical, in 36ths) is
 over the roll's dice in closed form: the dice are alike, so the rolls with ``l`` low dice,
 ``d`` wounding dice and the rest missed or fumbled number ``n!/(l! d! o!) * L**l * D**d *
 O**o`` out of ``36**n`` (a multinomial). Whole-number counts are gathered, settled once per
-outcome that differs (:func:`kassen.rulesets.kensei.rolls._wound`) and divided once, so
+outcome that differs (:func:`kassen.rulesets.kensei.rolls.put_wounds`) and divided once, so
 every probability is an exact fraction and the largest legal engagement counts in tens of
 milliseconds (benchmarks/kensei_odds.py). The die-by-die enumerator this replaced (its cost
 grew as dice**5) is the test oracle ``tests/rulesets/kensei/oracle.py``.
@@ -25,7 +25,7 @@ from typing import Any
 
 from kassen.engine.errors import KassenError
 from kassen.rulesets.kensei.data import Tables, load_tables
-from kassen.rulesets.kensei.rolls import RollPlan, Situation, _wound, plan_melee
+from kassen.rulesets.kensei.rolls import RollPlan, Situation, plan_melee, put_wounds
 from kassen.rulesets.kensei.roster import TroopProfile
 
 #: one die of a roll, in 36ths (its combat die, then its damage die): a miss, a hit whose damage
@@ -176,7 +176,7 @@ def odds(plan: RollPlan, budget: Budget | None = None) -> RollOdds:
     for (x, y, k, stunned), c in acc.items():
         got = seen.get((x, y, k))
         if got is None:  # x: wounding dice (and y the wounds from Stunned markers), or their sum
-            got = seen[(x, y, k)] = _wound(t, y, x - k, k)
+            got = seen[(x, y, k)] = put_wounds(t, y, x - k, k)
         cas, alive, _, w = got
         s = stunned if cas < t.miniatures else 0
         tw = x + y

@@ -408,12 +408,12 @@ def _settle(target: Target, low: int, wounds: int, criticals: int, stuns: bool
     left, Stunned markers left)."""
     stuns_added = low if stuns else 0
     stun_wounds, stunned = divmod(target.stunned + stuns_added, target.stuns_per_wound)
-    casualties, leader, leader_w, w = _wound(target, stun_wounds, wounds, criticals)
+    casualties, leader, leader_w, w = put_wounds(target, stun_wounds, wounds, criticals)
     return (stuns_added, stun_wounds, casualties, leader, leader_w, w,
             stunned if casualties < target.miniatures else 0)
 
 
-def _wound(target: Target, stun_wounds: int, wounds: int, criticals: int) -> tuple[int, bool, int, int]:
+def put_wounds(target: Target, stun_wounds: int, wounds: int, criticals: int) -> tuple[int, bool, int, int]:
     """Wounds put on ``target``: (casualties, leader alive, his wounds, wound markers left)."""
     direct = wounds + criticals
     to_leader = 0

@@ -73,16 +73,20 @@ async function check() {
 
 function showProblems() {
   const st = $("ed-status");
-  st.className = last.problems.length ? "bad" : "ok";
-  st.textContent = last.problems.length
-    ? `${last.problems.length} problem${last.problems.length > 1 ? "s" : ""}: kassen run would refuse this file`
-    : "No problems: kassen run and kassen play load this file";
+  const errors = last.problems.filter((p) => !p.warning), warnings = last.problems.length - errors.length;
+  const plural = (n, w) => `${n} ${w}${n > 1 ? "s" : ""}`;
+  st.className = errors.length ? "bad" : "ok";
+  st.textContent = errors.length
+    ? `${plural(errors.length, "problem")}: kassen run would refuse this file`
+      + (warnings ? ` (and ${plural(warnings, "warning")})` : "")
+    : "No problems: kassen run and kassen play load this file" + (warnings ? ` (${plural(warnings, "warning")})` : "");
+  // every problem the loader found: field errors and board errors together, then the warnings
   $("ed-problems").replaceChildren(...last.problems.map((p) =>
-    h("li", {"data-hex": p.hex || "", title: p.field || ""},
+    h("li", {"data-hex": p.hex || "", title: p.field || "", class: p.warning ? "warn" : ""},
       (p.line ? `line ${p.line}: ` : "") + p.detail)));
   $("ed-text").textContent = last.text || "";
   const bad = new Map();
-  for (const p of last.problems) if (p.hex) bad.set(p.hex, [...(bad.get(p.hex) || []), p.detail]);
+  for (const p of last.problems) if (p.hex && !p.warning) bad.set(p.hex, [...(bad.get(p.hex) || []), p.detail]);
   for (const poly of document.querySelectorAll("#ed-board .hex")) {
     const msgs = bad.get(poly.dataset.hex);
     poly.classList.toggle("bad", !!msgs);
@@ -365,6 +369,16 @@ async function refreshDesigns() {
 function wire() {
   $("ed-edition").addEventListener("change", () => loadEdition($("ed-edition").value, true));
   $("ed-new").addEventListener("click", () => loadEdition($("ed-edition").value, true));
+  $("ed-clear").addEventListener("click", () => change(() => {  // one step: undo brings the board back
+    delete design.terrain;
+    delete design.objective;
+    for (const sd of ["red", "blue"]) {
+      const a = army(sd);
+      a.pieces = [];
+      delete a.tent;
+      delete a.exits;
+    }
+  }));
   const doUndo = () => { if (undo.length) { redo.push(clone(design)); design = undo.pop(); refresh(); } };
   const doRedo = () => { if (redo.length) { undo.push(clone(design)); design = redo.pop(); refresh(); } };
   $("ed-undo").addEventListener("click", doUndo);
@@ -421,11 +435,69 @@ function wire() {
   });
 }
 
+// ------------------------------------------------------------------ how balanced?
+function balanceNote(b) {  // as the lobby shows a shipped battle's report (app.js balanceNote)
+  const pct = (x) => `${Math.round(100 * x)}%`;
+  const wins = Object.entries(b.win_rate).map(([sd, w]) =>
+    `${sd} won ${w.wins} (95%: ${pct(w.ci95[0])}-${pct(w.ci95[1])})`).join(", ");
+  const rest = [b.draws ? `${b.draws} drawn` : "", b.unfinished ? `${b.unfinished} unfinished` : ""].filter((x) => x);
+  return h("div", {class: "balance-note", id: "ed-balance-note", title: b.command},
+    `AI self-play (${b.players.join(" vs ")}), ${b.games} games, ${b.date}: ${wins}`
+    + (rest.length ? `, ${rest.join(", ")}` : "") + ". ",
+    h("a", {href: b.plot, target: "_blank", rel: "noopener"}, "Plot"));
+}
+
+let balanceTimer = null;
+
+async function howBalanced() {
+  const games = Number($("ed-bal-games").value);
+  const result = $("ed-bal-result");
+  result.replaceChildren();
+  clearTimeout(balanceTimer);
+  let job;
+  try {
+    job = await api("POST", "/api/editor/balance", {text: last.text, games, players: [$("ed-bal-red").value, $("ed-bal-blue").value]});
+  } catch (e) {
+    $("ed-bal-progress").hidden = true;
+    result.replaceChildren(h("p", {class: "ed-error"}, e.message));
+    return;
+  }
+  $("ed-balance").disabled = true;
+  const show = (j) => {
+    $("ed-bal-progress").hidden = false;
+    $("ed-bal-bar").max = j.games;
+    $("ed-bal-bar").value = j.done;
+    $("ed-bal-count").textContent = `${j.done} of ${j.games} games played`;
+  };
+  show(job);
+  const poll = async () => {
+    try {
+      job = await api("GET", `/api/editor/balance/${job.id}`);
+    } catch (e) {
+      $("ed-balance").disabled = false;
+      result.replaceChildren(h("p", {class: "ed-error"}, e.message));
+      return;
+    }
+    show(job);
+    if (job.state === "running") { balanceTimer = setTimeout(poll, 1000); return; }
+    $("ed-balance").disabled = false;
+    if (job.state === "failed") { result.replaceChildren(h("p", {class: "ed-error"}, job.error)); return; }
+    result.replaceChildren(balanceNote(job.figure),
+      h("img", {src: job.figure.plot, id: "ed-balance-plot", alt: `win rates of ${job.figure.games} games`}));
+  };
+  balanceTimer = setTimeout(poll, 500);
+}
+
 async function main() {
   wire();
+  $("ed-balance").addEventListener("click", howBalanced);
   const cat = await api("GET", "/api/catalog");
   for (const [sel, dflt] of [["ed-seat-red", "human"], ["ed-seat-blue", "normal"]]) {
     $(sel).replaceChildren(...cat.players.map((p) => h("option", {value: p.id, selected: p.id === dflt}, p.id)));
+  }
+  for (const sel of ["ed-bal-red", "ed-bal-blue"]) {
+    $(sel).replaceChildren(...cat.players.filter((p) => p.id !== "human").map((p) =>
+      h("option", {value: p.id, selected: p.id === "greedy"}, p.id)));
   }
   await loadEdition("gmt", true);
   await refreshDesigns();
