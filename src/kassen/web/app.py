@@ -334,6 +334,13 @@ class ActionBody(BaseModel):
     at: int | None = Field(None, ge=0, description="the 'version' the decision was made on; stale: 409")
 
 
+class ConcedeBody(BaseModel):
+    """Body of ``POST /api/games/{id}/concede``."""
+
+    model_config = ConfigDict(extra="forbid")
+    at: int | None = Field(None, ge=0, description="the 'version' the concession was decided on; stale: 409")
+
+
 class Hub:
     """Fans game changes out to event-stream subscribers (asyncio side)."""
 
@@ -522,6 +529,18 @@ def create_app(db_url: str, service: GameService | None = None,
             return {**svc.view(live, s, 0), "undone": undone}
 
         return JSONResponse(await offload(undo), headers=NO_STORE)
+
+    @app.post("/api/games/{game_id}/concede")
+    async def post_concede(game_id: str, body: ConcedeBody, authorization: Auth = None, token: TokenQ = None,
+                           since: Annotated[int, Query(ge=0)] = 0) -> JSONResponse:
+        """Give the game up (at any moment): the other side wins ("Red conceded"), the game is
+        over and its replay opens; returns your new view. Never taken back."""
+        def concede() -> dict[str, Any]:
+            live, s = seat(game_id, authorization, token)
+            svc.concede(live, s, body.at)
+            return svc.view(live, s, since)
+
+        return JSONResponse(await offload(concede), headers=NO_STORE)
 
     @app.get("/api/games/{game_id}/odds")
     async def get_odds(game_id: str, action: Annotated[str, Query(min_length=1, max_length=MAX_ACTION_LEN)],
