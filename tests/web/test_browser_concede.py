@@ -80,3 +80,45 @@ def test_a_watch_link_has_no_concede_button(browser: Any, server: Server) -> Non
     pg.wait_for_selector("#board")
     assert pg.locator("#concede").count() == 0
     ctx.close()
+
+
+@pytest.mark.parametrize("ruleset, scenario, words", [
+    ("cc-samurai", "sekigahara-1600", "The first side to gain 8 Victory Banners wins"),
+    ("cc-samurai", "first-samurai-skirmish", "The first side to gain 5 Victory Banners wins"),
+    ("cc-samurai-zvezda", None, "The first side to gain 5 Victory Banners wins"),
+    ("honourable-victory", None, "(its Breakpoint)"),
+    ("clans", "2-players", "most Victory Points wins"),
+    ("kensei", None, "lost the smaller share"),
+])
+def test_the_rules_primer_of_each_game_renders(browser: Any, server: Server, ruleset: str, scenario: str | None,
+                                                words: str) -> None:
+    r = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "scenario": scenario,
+                                                     "seats": ["human", "human"]}, timeout=10)
+    assert r.status_code == 201, r.text
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    pg = ctx.new_page()
+    pg.goto(server.base + r.json()["seats"][0]["url"])
+    pg.wait_for_selector("#primer-btn")
+    pg.locator("#primer-btn").click()
+    pg.wait_for_selector("#primer [data-section=victory]", timeout=10000)
+    assert words in pg.locator("#primer [data-section=victory]").inner_text()
+    if ruleset.startswith("cc-"):
+        assert pg.locator("#primer .primer-dice li").count() == 6
+        assert "Honor & Fortune" in pg.locator("#primer").inner_text()
+        pg.keyboard.press("Escape")
+        pg.locator("#primer").wait_for(state="hidden", timeout=5000)
+        # terrain effects on hover over a hex (the engine's table, through the primer)
+        free = pg.evaluate("[...document.querySelectorAll('#board g.hexg')].filter((g) => "
+                           "g.querySelector('title').textContent.toLowerCase().includes('forest') && "
+                           "!document.querySelector(`#board g.unit[data-hex='${g.dataset.hex}']`) && "
+                           "!document.querySelector(`#board [data-hex='${g.dataset.hex}']:not(.hexg)`))"
+                           ".map((g) => g.dataset.hex)")
+        if not free:  # every forest of this battle holds a unit (the skirmish's do not)
+            assert scenario != "first-samurai-skirmish"
+            ctx.close()
+            return
+        pg.locator(f"#board g.hexg[data-hex='{free[0]}']").hover()
+        pg.wait_for_function("[...document.querySelectorAll('#board g.hexg title')].some("
+                             "(t) => t.textContent.toLowerCase().includes('forest — ') && t.textContent.includes('at most'))",
+                             timeout=5000)
+    ctx.close()

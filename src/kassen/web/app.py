@@ -35,11 +35,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kassen.rulesets.registry import default_game
 from kassen.web.editor import editor_router
-from kassen.web.extras import reference
+from kassen.web.extras import primer, reference
 from kassen.web.service import MAX_ACTION_LEN, GameService, WebError
 from kassen.web.storage import (
     BUSY_SECONDS,
     SCHEMA_VERSION,
+    WATCH,
     Storage,
     StorageUnavailable,
     first_line,
@@ -574,10 +575,14 @@ def create_app(db_url: str, service: GameService | None = None,
 
     @app.get("/api/games/{game_id}/reference")
     async def get_reference(game_id: str, authorization: Auth = None, token: TokenQ = None) -> dict[str, Any]:
-        """The game's unit and terrain tables (for hover cards); empty for games without."""
+        """The game's unit and terrain tables (for hover cards; empty for games without) and the rules
+        primer of the battle played (``primer``: dice, Honor & Fortune, Leaders, this scenario's
+        victory conditions, terrain effects; built from what your seat sees)."""
         def tables() -> dict[str, Any]:
-            live, _ = seat(game_id, authorization, token)
-            return reference(live.game)
+            live, s = seat(game_id, authorization, token)
+            with live.lock:
+                state = live.state
+            return {**reference(live.game), "primer": primer(live.game, state, None if s == WATCH else s)}
 
         return await offload(tables)
 

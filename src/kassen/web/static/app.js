@@ -3,6 +3,7 @@
 // views/generic.js for every other game).
 import {ApiError, api, diceRow, fill, h, humanize, sideClass} from "./common.js";
 import {concedeButton} from "./concede.js";
+import {primerButton} from "./primer.js";
 
 const app = document.getElementById("app");
 const titleEl = document.getElementById("title");
@@ -424,7 +425,7 @@ class GameScreen {
     }
     status.push(h("button", {id: "undo", disabled: !v.undo.possible, title: v.undo.text,
       onclick: () => this.undo()}, "Undo (u)"));
-    status.push(concedeButton(this));
+    status.push(concedeButton(this), primerButton(this));
     // why undo is refused, in words (not only in the button's tooltip)
     if (!v.undo.possible && v.undo.text && !v.watching && !v.result && /^Undo cannot/.test(v.undo.text)) {
       status.push(h("span", {class: "muted", id: "undo-why"}, v.undo.text));

@@ -511,7 +511,13 @@ export function create(ctx) {
         const icon = s("g", {transform: units.has(name) || leaders.has(name) ? "translate(0,-17) scale(0.55)" : "translate(0,-2)"}, ...terrainIcon(ter));
         g.append(icon);
         g.append(s("text", {x: 0, y: R - 6, "text-anchor": "middle", "font-size": 8, fill: "#6b6358"}, name));
-        g.append(s("title", {}, `${name}: ${(TERRAIN[ter] || {name: ter}).name}${tents[name] ? ` (${tents[name]} command tent)` : ""}${objectives.has(name) ? " — objective" : ""}`));
+        const title = s("title", {}, `${name}: ${(TERRAIN[ter] || {name: ter}).name}${tents[name] ? ` (${tents[name]} command tent)` : ""}${objectives.has(name) ? " — objective" : ""}`);
+        g.append(title);
+        // hover: the terrain's effects too (the rules primer's, from the server, once it has come)
+        g.addEventListener("mouseenter", () => {
+          const effects = ((ref.primer || {}).terrain || {})[ter];
+          if (effects && !title.dataset.effects) { title.textContent += ` — ${effects}`; title.dataset.effects = "1"; }
+        });
         g.addEventListener("click", (ev) => { ev.stopPropagation(); click(name, ev); });
         hexLayer.append(g);
         const u = units.get(name);
