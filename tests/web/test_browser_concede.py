@@ -122,3 +122,109 @@ def test_the_rules_primer_of_each_game_renders(browser: Any, server: Server, rul
                              "(t) => t.textContent.toLowerCase().includes('forest — ') && t.textContent.includes('at most'))",
                              timeout=5000)
     ctx.close()
+
+
+# ------------------------------------------------------------------ the guided first battle
+GUIDE_TITLES = {"play": "1 · Play a Command card", "order": "2 · Order units", "move": "3 · Move",
+                "battle": "4 · Battle", "end": "End of your turn", "dragon": "A Dragon card window"}
+
+
+def guide_title(page: Any) -> str:
+    page.wait_for_selector("#guide:not([hidden]) #guide-title", timeout=10000)
+    return str(page.locator("#guide-title").inner_text())
+
+
+def guided_pick(acts: list[str], ordered: int) -> str:
+    """Red's plan for the guided turns: a card, one unit ordered, it moves, battles if it can."""
+    for prefix in ("play ", "attack ", "fire "):
+        if any(a.startswith(prefix) for a in acts):
+            return next(a for a in acts if a.startswith(prefix))
+    if any(a.startswith("order ") for a in acts) and ordered == 0:
+        return next(a for a in acts if a.startswith("order ") and not a.endswith("leader"))
+    for a in ("done", "end-move", "end-battle", "pass", "no-battle-back", "stay", "keep-dragons", "draw-dragon"):
+        if a in acts:
+            return a
+    return acts[0]
+
+
+def test_the_guide_follows_the_first_two_turns_then_never_shows_again(browser: Any, server: Server) -> None:
+    from tests.web.test_browser_turns import act_in_page, api
+
+    g = api(server, "/api/games", body={"scenario": "first-samurai-skirmish", "seats": ["human", "random"]})
+    token = g["seats"][0]["token"]
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    page.goto(server.base + g["seats"][0]["url"])
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20000)
+    assert guide_title(page) == GUIDE_TITLES["play"]
+    seen: list[str] = []
+    ordered, moved_click = 0, False
+    for _ in range(120):
+        v = api(server, f"/api/games/{g['game_id']}", token)
+        if v["observation"]["turn"] > 3 or v["result"]:
+            break
+        if not v["your_turn"]:
+            page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}", timeout=30000)
+            continue
+        page.wait_for_function(f"document.body.dataset.version === '{v['version']}' && "
+                               "document.body.dataset.yourTurn === 'true'", timeout=30000)
+        acts = [a["action"] for a in v["actions"]]
+        if acts == ["pass"]:  # the page answers a pass-only window by itself
+            page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}", timeout=30000)
+            continue
+        decision = v["observation"]["pending"]["decision"]
+        if decision in GUIDE_TITLES:
+            page.wait_for_function(f"document.getElementById('guide-title').innerText === '{GUIDE_TITLES[decision]}'",
+                                   timeout=10000)
+            seen.append(decision)
+        if decision == "play":
+            ordered = 0
+        if decision == "move" and not moved_click:
+            unit = next(a.split()[1] for a in acts if a.startswith("move ") and "leader" not in a)
+            page.locator(f"#board g.unit[data-hex='{unit}']").click()
+            page.wait_for_function("document.getElementById('guide-title').innerText === '3 · Move: now a green hex'",
+                                   timeout=5000)
+            moved_click = True
+            page.keyboard.press("Escape")
+        pick = guided_pick(acts, ordered)
+        if pick.startswith("order "):
+            ordered += 1
+        act_in_page(page, pick, v)
+    assert {"play", "order", "move", "end"} <= set(seen), seen
+    assert seen.count("play") == 2, "the guide follows both of Red's first turns"
+    page.wait_for_function("document.getElementById('guide-title') === null || "
+                           "document.getElementById('guide').innerText.includes('Guided first battle: done')",
+                           timeout=30000)
+    assert page.evaluate("localStorage.getItem('kassen.guide')") == "done"
+    # never again: a new skirmish in the same browser has no guide
+    g2 = api(server, "/api/games", body={"scenario": "first-samurai-skirmish", "seats": ["human", "random"]})
+    page.goto(server.base + g2["seats"][0]["url"])
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20000)
+    page.wait_for_timeout(300)
+    assert page.locator("#guide").count() == 0
+    ctx.close()
+
+
+def test_the_guide_can_be_skipped_and_the_lobby_starts_it_anew(browser: Any, server: Server) -> None:
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    page.goto(server.base + "/")
+    page.locator("#guided-battle").click()
+    page.wait_for_url("**/game/**", timeout=20000)
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=30000)
+    assert guide_title(page) == GUIDE_TITLES["play"]
+    box = page.locator("#board").bounding_box()
+    page.locator("#guide-skip").click()
+    assert page.locator("#guide").is_hidden() and page.locator("#board").bounding_box() == box
+    assert page.evaluate("localStorage.getItem('kassen.guide')") == "skipped"
+    page.reload()
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=30000)
+    page.wait_for_timeout(300)
+    assert page.locator("#guide").count() == 0
+    # the lobby's button brings it back on a new battle
+    page.goto(server.base + "/")
+    page.locator("#guided-battle").click()
+    page.wait_for_url("**/game/**", timeout=20000)
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=30000)
+    assert guide_title(page) == GUIDE_TITLES["play"]
+    ctx.close()
