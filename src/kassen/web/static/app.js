@@ -49,7 +49,7 @@ async function lobby() {
   const quick = h("button", {class: "primary big", id: "quick-start", onclick: () => start(
     intro.id, intro.default_scenario, ["human", ...intro.seats.slice(1).map(() => "normal")])},
   "Play a battle against the AI");
-  const guided = guideLobbyButton((ruleset, scenario, seats) => start(ruleset, scenario, seats));
+  const guided = guideLobbyButton(intro, (ruleset, scenario, seats) => start(ruleset, scenario, seats));
   wrap.append(h("section", {class: "panel wide"},
     h("h2", {}, "Kassen: Sengoku battles with every rule enforced"),
     h("p", {}, "Start at once with the introductory battle (you command Red, the AI commands Blue), ",

@@ -5,11 +5,19 @@
 // Skippable; once finished or skipped it never shows again (localStorage), until the lobby's
 // "Guided first battle" starts one anew. Shown in a first battle against the AI. The panel is fixed
 // in a corner and lets clicks through but for its button: nothing on the page moves or is covered.
-import {h} from "./common.js";
+import {api, h} from "./common.js";
 
 const KEY = "kassen.guide";
-export const GUIDE_GAME = "cc-samurai";
-export const GUIDE_SCENARIO = "first-samurai-skirmish";
+/** The battle guided: the introductory battle of the default game (the catalog's, from the
+ * specs), when the page draws it as a C&C board. */
+let intro = null;
+function introBattle() {
+  intro ||= api("/api/catalog").then((cat) => {
+    const g = cat.games.find((x) => x.default);
+    return g ? {ruleset: g.id, scenario: g.default_scenario, view: g.view} : null;
+  }).catch(() => null);
+  return intro;
+}
 
 function state() { try { return localStorage.getItem(KEY); } catch (e) { return "done"; } }
 function setState(v) { try { if (v) localStorage.setItem(KEY, v); else localStorage.removeItem(KEY); } catch (e) { /* no storage */ } }
@@ -24,7 +32,7 @@ function lastTurn(obs) {
 function step(v) {
   const obs = v.observation || {};
   if (!v.your_turn) {
-    return ["The other side's turn", "Blue plays now. Its turn is shown on the board step by step: " +
+    return ["The other side's turn", "The AI plays now. Its turn is shown on the board step by step: " +
       "the card, the units ordered, each move and the dice beside each target. Your next decision opens after it."];
   }
   const decision = (obs.pending || {}).decision;
@@ -109,9 +117,11 @@ function draw() {
 }
 
 /** Called after every render of the game screen: shows, updates or hides the coach panel. */
-export function guide(screen) {
+export async function guide(screen) {
   const v = screen.v;
-  if (!v || v.watching || v.ruleset !== GUIDE_GAME || v.scenario !== GUIDE_SCENARIO) return;
+  if (!v || v.watching || v.view !== "cc") return;
+  const b = await introBattle();
+  if (!b || v.ruleset !== b.ruleset || v.scenario !== b.scenario || screen.v !== v) return;
   // a first battle against the AI (the lobby's quick start and "Guided first battle")
   if (!v.seats.every((x, i) => i === v.seat || x.kind !== "human")) return;
   const st = state();
@@ -128,9 +138,11 @@ export function guide(screen) {
   draw();
 }
 
-/** The lobby's button: the guide anew on a new First Samurai Skirmish against the AI. */
-export function guideLobbyButton(start) {
+/** The lobby's button: the guide anew on a new introductory battle (the catalog's ``intro``: the
+ * default game's default scenario, the First Samurai Skirmish) against the AI. */
+export function guideLobbyButton(intro, start) {
   return h("button", {id: "guided-battle", type: "button", class: "big",
-    title: "The First Samurai Skirmish with a guide through your first two turns",
-    onclick: () => { setState(null); start(GUIDE_GAME, GUIDE_SCENARIO, ["human", "normal"]); }}, "Guided first battle");
+    title: "The introductory battle with a guide through your first two turns",
+    onclick: () => { setState(null); start(intro.id, intro.default_scenario,
+      ["human", ...intro.seats.slice(1).map(() => intro.default_opponent || "normal")]); }}, "Guided first battle");
 }
