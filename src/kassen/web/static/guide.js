@@ -112,7 +112,8 @@ function draw() {
   panel.replaceChildren(
     h("h3", {id: "guide-title"}, title),
     h("p", {id: "guide-text"}, text),
-    h("p", {class: "guide-foot"}, h("span", {class: "muted"}, `Guided first battle · turn ${obs.turn} of ${lastTurn(obs)}`),
+    h("p", {class: "guide-foot"}, h("span", {class: "muted"}, `Guided first battle · ${!v.your_turn ? "the other side's turn"
+        : obs.turn <= lastTurn(obs) - 2 ? "your first turn" : "your second turn"}`),
       " ", h("button", {id: "guide-skip", type: "button", onclick: () => close("skipped")}, "Skip the guide")));
 }
 

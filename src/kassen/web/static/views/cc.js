@@ -434,6 +434,8 @@ export function create(ctx) {
       h("div", {}, `Close combat dice: ${r.close ?? "?"} · ranged: ${ranged}`),
       u.leader ? h("div", {}, `With a ${LEADER_TEXT[u.leader] || "Leader"}`) : null,
       h("div", {}, `On ${tname} (${u.hex})`),
+      ((ref.primer || {}).terrain || {})[ter] && ter !== "countryside"
+        ? h("div", {class: "muted", "data-terrain-effects": ter}, ref.primer.terrain[ter]) : null,
       r.notes ? h("div", {class: "muted"}, r.notes) : null);
   }
 
