@@ -39,6 +39,7 @@ def test_concede_ends_the_game_the_other_side_winning() -> None:
 
 
 def test_hot_seat_clans_of_three_concede_ruling_c26() -> None:
+    """C26: in a clan game of three without teams the game ends, shared by the other two."""
     out, prompts = run("clans", "3-players-beginners", "human,human,human", "", "concede", "y")
     assert any("Concede the game? the game ends, shared by" in p for p in prompts)
     assert "Result: a draw (" in out and "conceded: the game ends, shared by" in out
