@@ -23,12 +23,11 @@ function dialogFor(screen) {
     document.body.append(dialog);
   }
   const v = screen.v;
-  const at = v.version;
   const yes = h("button", {class: "primary", id: "concede-yes", type: "button", onclick: async () => {
     yes.disabled = true;
     try {
       const nv = await api(`/api/games/${screen.gameId}/concede?since=0`,
-        {method: "POST", token: screen.token, body: {at}});
+        {method: "POST", token: screen.token, body: {}});  // whatever happened meanwhile: giving up stands
       dialog.close();
       screen.apply(nv);
     } catch (e) {
