@@ -39,8 +39,9 @@ GROUP = "kassen"
 MYPY_FLAGS = ["--ignore-missing-imports", "--allow-subclassing-any", "--allow-untyped-decorators",
               "--no-warn-return-any", "--no-warn-unused-ignores"]
 #: set-up and file loading (pydantic models, TOML, paths): run once per game, left interpreted;
-#: the task records (TypedDicts: types only, and mypyc would erase their field types at run time)
-EXCLUDE = {"__init__.py", "data.py", "scenario.py", "game.py", "tasks.py"}
+#: the task records (TypedDicts: types only, and mypyc would erase their field types at run time);
+#: the page's rules primer (text read per request, not a rule)
+EXCLUDE = {"__init__.py", "data.py", "scenario.py", "game.py", "tasks.py", "primer.py"}
 
 
 def _say(msg: str) -> None:

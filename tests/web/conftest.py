@@ -53,7 +53,7 @@ class Seat:
 #: every test: use a database of its own)
 TEST_DB = os.environ.get("KASSEN_TEST_DB")
 #: the test modules whose storage, API and leak tests run on SQLite and on PostgreSQL
-BOTH_DATABASES = {"test_api", "test_leaks", "test_storage_faults"}
+BOTH_DATABASES = {"test_api", "test_leaks", "test_storage_faults", "test_concede"}
 #: the session's PostgreSQL: ``stop`` and ``start`` it (a fault test restarts it)
 PG: dict[str, Any] = {}
 

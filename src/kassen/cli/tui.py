@@ -37,6 +37,7 @@ from rich.text import Text
 
 from kassen.ai.players import Player, known_players, make_player
 from kassen.cli.render import board_changes, parse_hex, render_board
+from kassen.engine.concession import Conceded, concession_result, partner_of
 from kassen.engine.errors import FormatError, KassenError
 from kassen.engine.events import Event, events_for_seat, rolled_dice
 from kassen.engine.protocol import CHANCE, Game, State, sample_chance
@@ -63,6 +64,7 @@ HELP = """\
   [bold]<action>[/]       or type the action itself, e.g. [italic]move F3 G4[/]
   [bold]b[/], board       draw the board, your cards and the menu again
   [bold]u[/], undo        take back your last decision (never past a die roll or a card drawn)
+  [bold]concede[/]        give the game up (asks first); the other side wins
   [bold]s[/], save [FILE] save the game (default {default}); resume with [italic]kassen play --load FILE[/]
   [bold]q[/], quit        quit (you are offered to save first)
   [bold]h[/], help        this help"""
@@ -446,6 +448,8 @@ class _Session:
                 if cmd in ("u", "undo") and not arg:
                     self.undo(seat)
                     return False
+                if cmd == "concede" and not arg:
+                    return self.concede(seat)
                 if cmd in ("h", "help", "?") and not arg:
                     self.con.print(HELP.format(default=DEFAULT_SAVE))
                     return False
@@ -716,6 +720,20 @@ class _Session:
             self.save(a)
         self.con.print("Goodbye.")
         raise _Quit
+
+    # ----------------------------------------------------------- concede
+    def concede(self, seat: int) -> bool:
+        """Give the game up after a yes (``kassen.engine.concession``: not a rule action, so the
+        saved actions stay the rules'); True when conceded (the game is then over)."""
+        names = tuple(self.state.seat_names())
+        res = concession_result(names, seat, partner_of(self.state, seat))
+        outcome = (f"{names[res.winner]} wins" if res.winner is not None
+                   else res.reason.split(": ", 1)[-1])
+        if not self._confirm(f"Concede the game? {outcome}. [y/N] "):
+            self.con.print("[dim]Not conceded: the game goes on.[/]")
+            return False
+        self.history.append(Conceded(self.state, seat))
+        return True
 
     # -------------------------------------------------------------- undo
     def undo(self, seat: int) -> None:

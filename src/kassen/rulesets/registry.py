@@ -88,6 +88,9 @@ class RulesetSpec:
       GAME`` beyond the scenario (Kensei's two rosters);
     - ``forced_dice``: ``(text) -> dice`` reading ``kassen run --dice`` (``None``: no dice to
       force); ``dice_at_setup``: the set-up throws dice, so forced dice start there;
+    - ``primer``: the hook ``(game, state, seat) -> dict`` of the page's rules primer (sections of
+      ``title`` and ``items``, the victory conditions of the battle played, ``terrain`` effects by
+      slug, ``banners``), from what ``seat`` may see (``None``: the page shows none);
     - ``ai``: the AI levels; ``env``: the research environments (``None``: not one).
     """
 
@@ -108,6 +111,7 @@ class RulesetSpec:
     play_words: Callable[[list[str]], tuple[str | None, dict[str, Any]]] | None = None
     forced_dice: Callable[[str], list[Any]] | None = None
     dice_at_setup: bool = False
+    primer: str | None = None
     ai: AISpec = field(default_factory=AISpec)
     env: EnvSpec | None = None
 

@@ -35,11 +35,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kassen.rulesets.registry import default_game
 from kassen.web.editor import editor_router
-from kassen.web.extras import reference
+from kassen.web.extras import primer, reference
 from kassen.web.service import MAX_ACTION_LEN, GameService, WebError
 from kassen.web.storage import (
     BUSY_SECONDS,
     SCHEMA_VERSION,
+    WATCH,
     Storage,
     StorageUnavailable,
     first_line,
@@ -334,6 +335,13 @@ class ActionBody(BaseModel):
     at: int | None = Field(None, ge=0, description="the 'version' the decision was made on; stale: 409")
 
 
+class ConcedeBody(BaseModel):
+    """Body of ``POST /api/games/{id}/concede``."""
+
+    model_config = ConfigDict(extra="forbid")
+    at: int | None = Field(None, ge=0, description="the 'version' the concession was decided on; stale: 409")
+
+
 class Hub:
     """Fans game changes out to event-stream subscribers (asyncio side)."""
 
@@ -523,6 +531,18 @@ def create_app(db_url: str, service: GameService | None = None,
 
         return JSONResponse(await offload(undo), headers=NO_STORE)
 
+    @app.post("/api/games/{game_id}/concede")
+    async def post_concede(game_id: str, body: ConcedeBody, authorization: Auth = None, token: TokenQ = None,
+                           since: Annotated[int, Query(ge=0)] = 0) -> JSONResponse:
+        """Give the game up (at any moment): the other side wins ("Red conceded"), the game is
+        over and its replay opens; returns your new view. Never taken back."""
+        def concede() -> dict[str, Any]:
+            live, s = seat(game_id, authorization, token)
+            svc.concede(live, s, body.at)
+            return svc.view(live, s, since)
+
+        return JSONResponse(await offload(concede), headers=NO_STORE)
+
     @app.get("/api/games/{game_id}/odds")
     async def get_odds(game_id: str, action: Annotated[str, Query(min_length=1, max_length=MAX_ACTION_LEN)],
                        authorization: Auth = None, token: TokenQ = None) -> JSONResponse:
@@ -555,10 +575,14 @@ def create_app(db_url: str, service: GameService | None = None,
 
     @app.get("/api/games/{game_id}/reference")
     async def get_reference(game_id: str, authorization: Auth = None, token: TokenQ = None) -> dict[str, Any]:
-        """The game's unit and terrain tables (for hover cards); empty for games without."""
+        """The game's unit and terrain tables (for hover cards; empty for games without) and the rules
+        primer of the battle played (``primer``: dice, Honor & Fortune, Leaders, this scenario's
+        victory conditions, terrain effects; built from what your seat sees)."""
         def tables() -> dict[str, Any]:
-            live, _ = seat(game_id, authorization, token)
-            return reference(live.game)
+            live, s = seat(game_id, authorization, token)
+            with live.lock:
+                state = live.state
+            return {**reference(live.game), "primer": primer(live.game, state, None if s == WATCH else s)}
 
         return await offload(tables)
 

@@ -12,8 +12,8 @@ from importlib import resources
 from typing import Any
 
 from kassen.engine.errors import KassenError
-from kassen.engine.protocol import Game
-from kassen.rulesets.registry import get
+from kassen.engine.protocol import Game, State
+from kassen.rulesets.registry import get, hook
 
 
 def view_for(game_id: str) -> str:
@@ -102,3 +102,16 @@ def reference(game: Game) -> dict[str, Any]:
                for slug, t in tables.terrain.items()}
     return {"units": units, "terrain": terrain}
 
+
+
+def primer(game: Game, state: State, seat: int | None) -> dict[str, Any] | None:
+    """The page's rules primer of the battle played, as ``seat`` may see it (``None``: a
+    spectator): the spec's ``primer`` hook (``None`` for games without one)."""
+    try:
+        name = get(game.id).primer
+    except KassenError:
+        return None
+    if name is None:
+        return None
+    out: dict[str, Any] = hook(name)(game, state, seat)
+    return out

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kassen.ai.players import PLAYERS, Player, make_player
+from kassen.engine.concession import Conceded
 from kassen.engine.errors import KassenError
 from kassen.engine.events import events_for_seat, rolled_dice
 from kassen.engine.protocol import CHANCE, Game, State, sample_chance
@@ -158,7 +159,14 @@ class LiveGame:
 
     @property
     def version(self) -> int:
-        return len(self.stored.actions)
+        """History entries after the start: the actions, and a concession (the last entry)."""
+        return len(self.history) - 1
+
+    @property
+    def conceded(self) -> int | None:
+        """The seat that gave the game up (``None``: nobody)."""
+        last = self.history[-1]
+        return last.seat if isinstance(last, Conceded) else None
 
     def seat_names(self) -> tuple[str, ...]:
         names = getattr(self.state, "seat_names", None)
@@ -475,6 +483,11 @@ class GameService:
             except KassenError as exc:
                 raise WebError(410, f"game {stored.id}: stored action {i + 1} ({action!r}) no longer "
                                     f"replays: {exc}") from None
+        if stored.conceded is not None:
+            try:
+                history.append(Conceded(history[-1], stored.conceded))
+            except KassenError as exc:
+                raise WebError(410, f"game {stored.id}: its concession no longer applies: {exc}") from None
         return LiveGame(stored, game, history, self._players(stored), interactive=HUMAN in stored.seat_kinds)
 
     def known_seat(self, game_id: str, token: str | None) -> tuple[LiveGame, int] | None:
@@ -583,6 +596,9 @@ class GameService:
         a step (undo, replay) goes through here, so a hidden choice (a card kept, a card laid
         face down, a shuffle) never reaches another seat."""
         h = live.history
+        after = h[k + 1]
+        if isinstance(after, Conceded):
+            return after.reason
         mover = h[k].to_move()
         if seat != WATCH and mover == seat:
             return live.stored.actions[k]
@@ -670,8 +686,8 @@ class GameService:
 
     def _commit(self, live: LiveGame, action: str) -> None:
         """Apply and store one action (caller holds the lock): storage first, then memory."""
-        new = live.state.apply(action)
-        self.storage.append_action(live.stored.id, live.version, action, new.is_terminal())
+        new = live.state.apply(action)  # a conceded game refuses every action ("the game is over")
+        self.storage.append_action(live.stored.id, len(live.stored.actions), action, new.is_terminal())
         live.history.append(new)
         live.stored.actions.append(action)
 
@@ -681,6 +697,8 @@ class GameService:
         Only against computer players: back to ``seat``'s previous decision (taking back the
         computer's answers to it too), never past a die roll or a card the seat was shown.
         """
+        if live.conceded is not None:
+            return None, "the game is over: a concession is never taken back"
         kinds = live.stored.seat_kinds
         if any(k == HUMAN for i, k in enumerate(kinds) if i != seat):
             return None, "Undo is only possible against the AI: between people every decision stands"
@@ -723,6 +741,33 @@ class GameService:
             del live.history[back + 1:]
         self.notify(live)
         return undone
+
+    def concede(self, live: LiveGame, seat: int, at: int | None) -> str:
+        """``seat`` gives the game up (at any moment, its move or not): the game is over with
+        :func:`~kassen.engine.concession.concession_result`; returns its reason. 403 for a watch
+        link or a computer's seat, 409 for a finished game or a stale ``at``. Stored before it
+        is applied; an AI decision being made meanwhile is dropped (the game is over)."""
+        if seat == WATCH:
+            raise WebError(403, "a watch link only watches: it cannot concede")
+        if not 0 <= seat < len(live.stored.seat_kinds) or live.stored.seat_kinds[seat] != HUMAN:
+            raise WebError(403, "only a person's seat can concede")
+        with live.lock:
+            if at is not None and at != live.version:
+                raise WebError(409, f"stale: you saw the game after {at} actions, it is now at {live.version}; "
+                                    "reload and decide again")
+            if live.state.is_terminal():
+                raise WebError(409, "the game is over: a finished game cannot be conceded")
+            try:
+                new = Conceded(live.state, seat)
+            except KassenError as exc:
+                raise WebError(409, str(exc)) from None
+            self.storage.concede(live.stored.id, seat)
+            live.stored.conceded = seat
+            live.stored.finished = True
+            live.history.append(new)
+            live.pending = None
+        self.notify(live)
+        return new.reason
 
     # ---------------------------------------------------------------- AI
     def schedule_ai(self, live: LiveGame) -> None:

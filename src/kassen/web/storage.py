@@ -58,6 +58,8 @@ games_table = Table(
     Column("created", Integer, nullable=False),
     Column("updated", Integer, nullable=False),
     Column("finished", Integer, nullable=False, default=0),
+    #: the seat that conceded the game (``None``: nobody did); schema version 3
+    Column("conceded", Integer, nullable=True),
 )
 seats_table = Table(
     "seats", metadata,
@@ -97,8 +99,17 @@ def _v2(conn: Connection) -> None:
     designs_table.create(conn, checkfirst=True)
 
 
+def _v3(conn: Connection) -> None:
+    """Version 3: ``games.conceded``, the seat that gave the game up (a concession is not an
+    action of the rules: the action log stays what replays the rules)."""
+    from sqlalchemy import inspect
+
+    if "conceded" not in {c["name"] for c in inspect(conn).get_columns("games")}:
+        conn.exec_driver_sql("ALTER TABLE games ADD COLUMN conceded INTEGER")
+
+
 #: step i takes the schema from version i to version i + 1
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2]
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -217,6 +228,8 @@ class StoredGame:
     finished: bool = False
     #: when an action was last taken (seconds since the epoch)
     updated: int = 0
+    #: the seat that conceded (``None``: nobody)
+    conceded: int | None = None
 
 
 class Storage:
@@ -394,6 +407,12 @@ class Storage:
             conn.execute(update(games_table).where(games_table.c.id == game_id)
                          .values(updated=now, finished=1 if finished else 0))
 
+    def concede(self, game_id: str, seat: int) -> None:
+        """``seat`` gives the game up: it is finished, with that concession."""
+        with self._write() as conn:
+            conn.execute(update(games_table).where(games_table.c.id == game_id)
+                         .values(conceded=seat, finished=1, updated=int(time.time())))
+
     def truncate_actions(self, game_id: str, keep: int) -> None:
         """Drop every action from number ``keep`` on (undo)."""
         with self._write() as conn:
@@ -436,7 +455,8 @@ class Storage:
             id=str(row["id"]), ruleset=str(row["ruleset"]), rules_version=str(row["rules_version"]),
             scenario=row["scenario"], seed=int(row["seed"]), options=json.loads(row["options"]),
             seat_kinds=[str(k) for _, k in seats], actions=actions, created=int(row["created"]),
-            finished=bool(row["finished"]), updated=int(row["updated"]))
+            finished=bool(row["finished"]), updated=int(row["updated"]),
+            conceded=None if row["conceded"] is None else int(row["conceded"]))
 
     def unfinished_game_ids(self) -> list[str]:
         with self.engine.connect() as conn:

@@ -35,6 +35,7 @@ _COMMON: dict[str, Any] = {
     "unit_odds": True,
     "unit_reference": True,
     "forced_dice": _faces,
+    "primer": "kassen.rulesets.cc_samurai.primer:primer",
     "ai": AISpec(player="kassen.ai.players:planner_level", timed=True),
     "env": EnvSpec(actions="kassen.envs.actions:cc_actions", encoder="kassen.envs.tensors:CCEncoder"),
 }

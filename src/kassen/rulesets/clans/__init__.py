@@ -28,6 +28,7 @@ SPECS = (
         web_view="clans",
         terminal_view="kassen.cli.render_clans:render",
         rules_tables="kassen.cli.tables:clans_rules",
+        primer="kassen.rulesets.clans.primer:primer",
         forced_dice=dice_words,
         # the look-ahead levels: playouts per decision (the budget, counted) and their depth in
         # actions (60: to the end of a clan game)

@@ -65,6 +65,7 @@ SPECS = (
         web_view="hv",
         terminal_view="kassen.cli.render_hv:render",
         rules_tables="kassen.cli.tables:hv_rules",
+        primer="kassen.rulesets.honourable_victory.primer:primer",
         forced_dice=dice_words,
         dice_at_setup=True,
         # the look-ahead levels: playouts per decision (counted), their depth in actions, whether

@@ -52,6 +52,7 @@ SPECS = (
         default_players="human,human",
         scenario_info=_scenario_info,
         web_view="kensei",
+        primer="kassen.rulesets.kensei.primer:primer",
         terminal_view="kassen.cli.kensei:render",
         rules_tables="kassen.cli.kensei:rules_tables",
         scenario_table="kassen.cli.kensei:scenario_table",

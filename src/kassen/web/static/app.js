@@ -2,6 +2,9 @@
 // Per-game drawing lives in views/<name>.js (views/cc.js for the C&C boards,
 // views/generic.js for every other game).
 import {ApiError, api, diceRow, fill, h, humanize, sideClass} from "./common.js";
+import {concedeButton} from "./concede.js";
+import {primerButton} from "./primer.js";
+import {guide, guideLobbyButton} from "./guide.js";
 
 const app = document.getElementById("app");
 const titleEl = document.getElementById("title");
@@ -46,11 +49,12 @@ async function lobby() {
   const quick = h("button", {class: "primary big", id: "quick-start", onclick: () => start(
     intro.id, intro.default_scenario, ["human", ...intro.seats.slice(1).map(() => "normal")])},
   "Play a battle against the AI");
+  const guided = guideLobbyButton(intro, (ruleset, scenario, seats) => start(ruleset, scenario, seats));
   wrap.append(h("section", {class: "panel wide"},
     h("h2", {}, "Kassen: Sengoku battles with every rule enforced"),
     h("p", {}, "Start at once with the introductory battle (you command Red, the AI commands Blue), ",
       "or set up any battle below. Every game is saved as it is played."),
-    quick));
+    quick, " ", guided));
 
   // new game form
   const gameSel = h("select", {id: "ruleset"}, ...cat.games.map((g) => h("option", {value: g.id}, g.name)));
@@ -423,6 +427,7 @@ class GameScreen {
     }
     status.push(h("button", {id: "undo", disabled: !v.undo.possible, title: v.undo.text,
       onclick: () => this.undo()}, "Undo (u)"));
+    status.push(concedeButton(this), primerButton(this));
     // why undo is refused, in words (not only in the button's tooltip)
     if (!v.undo.possible && v.undo.text && !v.watching && !v.result && /^Undo cannot/.test(v.undo.text)) {
       status.push(h("span", {class: "muted", id: "undo-why"}, v.undo.text));
@@ -496,6 +501,7 @@ class GameScreen {
 
     // replay
     if (v.result) this.renderReplay(); else this.replayBox.hidden = true;
+    guide(this);  // the guided first battle's coach panel (guide.js)
   }
 
   /** On a decision inside a combat (inspiration, First Strike, a Dragon card's window, battle

@@ -434,6 +434,8 @@ export function create(ctx) {
       h("div", {}, `Close combat dice: ${r.close ?? "?"} · ranged: ${ranged}`),
       u.leader ? h("div", {}, `With a ${LEADER_TEXT[u.leader] || "Leader"}`) : null,
       h("div", {}, `On ${tname} (${u.hex})`),
+      ((ref.primer || {}).terrain || {})[ter] && ter !== "countryside"
+        ? h("div", {class: "muted", "data-terrain-effects": ter}, ref.primer.terrain[ter]) : null,
       r.notes ? h("div", {class: "muted"}, r.notes) : null);
   }
 
@@ -511,7 +513,13 @@ export function create(ctx) {
         const icon = s("g", {transform: units.has(name) || leaders.has(name) ? "translate(0,-17) scale(0.55)" : "translate(0,-2)"}, ...terrainIcon(ter));
         g.append(icon);
         g.append(s("text", {x: 0, y: R - 6, "text-anchor": "middle", "font-size": 8, fill: "#6b6358"}, name));
-        g.append(s("title", {}, `${name}: ${(TERRAIN[ter] || {name: ter}).name}${tents[name] ? ` (${tents[name]} command tent)` : ""}${objectives.has(name) ? " — objective" : ""}`));
+        const title = s("title", {}, `${name}: ${(TERRAIN[ter] || {name: ter}).name}${tents[name] ? ` (${tents[name]} command tent)` : ""}${objectives.has(name) ? " — objective" : ""}`);
+        g.append(title);
+        // hover: the terrain's effects too (the rules primer's, from the server, once it has come)
+        g.addEventListener("mouseenter", () => {
+          const effects = ((ref.primer || {}).terrain || {})[ter];
+          if (effects && !title.dataset.effects) { title.textContent += ` — ${effects}`; title.dataset.effects = "1"; }
+        });
         g.addEventListener("click", (ev) => { ev.stopPropagation(); click(name, ev); });
         hexLayer.append(g);
         const u = units.get(name);
