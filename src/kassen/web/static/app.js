@@ -224,11 +224,22 @@ class GameScreen {
 
   async start() {
     fill(app, h("p", {class: "loading"}, "Loading the battle…"));
-    try { await this.load(true); } catch (e) { showError(app, e); this.addLobbyLink(); return; }
+    try { await this.load(true); } catch (e) { if (!this.stopped) { showError(app, e); this.addLobbyLink(); } return; }
+    if (this.stopped) return;
     myGames.add({game_id: this.gameId, token: this.token, seat_name: this.v.seat_name,
       title: `${this.v.game_name}: ${this.v.scenario_name || ""}`});
     this.connect();
-    document.addEventListener("keydown", (e) => this.key(e));
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  /** Another seat's link was pasted in this tab: this screen lets go (live channel, keys, timers). */
+  stop() {
+    this.stopped = true;
+    if (this.es) this.es.close();
+    if (this.onKey) document.removeEventListener("keydown", this.onKey);
+    clearTimeout(this.autoTimer);
+    clearTimeout(this.msgTimer);
   }
 
   addLobbyLink() { app.append(h("p", {}, h("a", {href: "/"}, "Back to the lobby"))); }
@@ -253,6 +264,7 @@ class GameScreen {
   }
 
   apply(v, played = []) {
+    if (this.stopped) return;
     if (v.log_since === 0) this.log = v.log;
     else this.log = this.log.filter((e) => e.at < v.log_since).concat(v.log);
     const changed = !this.v || this.v.version !== v.version;
@@ -383,6 +395,7 @@ class GameScreen {
   }
 
   async render() {
+    if (this.stopped) return;
     const v = this.v;
     const mod = await this.ensureView(v.view);
     titleEl.textContent = `${v.game_name}: ${v.scenario_name || ""} — ${v.watching ? "watching" : `you are ${v.seat_name}`}`;
@@ -669,7 +682,17 @@ if (m) {
     showError(app, why);
   } else {
     if (!location.hash) history.replaceState(null, "", `${location.pathname}#${token}`);
-    new GameScreen(m[1], token).start();
+    let screen = new GameScreen(m[1], token);
+    screen.start();
+    // another seat's link pasted in the same tab changes only the part after #: switch seat at once
+    window.addEventListener("hashchange", () => {
+      const next = linkToken(m[1]);
+      if (!next.token) { screen.stop(); showError(app, next.why); return; }
+      if (next.token === screen.token && !screen.stopped) return;
+      screen.stop();
+      screen = new GameScreen(m[1], next.token);
+      screen.start();
+    });
   }
 } else {
   lobby();

@@ -290,9 +290,21 @@ export function create(ctx) {
   svg.addEventListener("click", () => { closeMenu(); if (selected) { selected = null; draw(); } });
   svgWrap.append(svg);
 
-  // Zoom: buttons, and two fingers on the board (pinch). A phone starts zoomed in, so that a
-  // hex is a finger's width; the board then scrolls inside its frame, never the page sideways.
-  let zoom = window.matchMedia("(max-width: 600px)").matches ? 2 : 1;
+  // Zoom: buttons, and two fingers on the board (pinch). The board starts whole (zoom 1 = the
+  // width of the screen, even a phone's); where a hex is then narrower than a finger (44 CSS px),
+  // the first tap on the board zooms in around it instead of choosing, so the next tap is on a
+  // finger-wide hex (docs/decisions.md). Zoomed, the board scrolls inside its frame, never the page.
+  let zoom = 1;
+  const FINGER = 44;
+  /** The width of one hex on the screen now, in CSS px. */
+  const hexPx = () => svg.getBoundingClientRect().width / BW * W;
+  /** A tap on a board shown whole whose hexes are narrower than a finger zooms in around it. */
+  function tapZoom(ev) {
+    if (zoom > 1.01 || !ev || hexPx() >= FINGER) return false;
+    const r = svgWrap.getBoundingClientRect();
+    applyZoom(Math.min(4, (FINGER + 4) / hexPx()), {x: ev.clientX - r.left, y: ev.clientY - r.top});
+    return true;
+  }
   const zoomLabel = h("span", {class: "muted", id: "zoom-level"});
   function applyZoom(z, keep) {
     const old = zoom;
@@ -361,6 +373,7 @@ export function create(ctx) {
   }
 
   function click(name, ev) {
+    if (tapZoom(ev)) return;
     if (!last || last.replaying || pastFrame()) return;  // a past frame of the last turn: look only
     const {two, one} = index(last.actions);
     closeMenu();

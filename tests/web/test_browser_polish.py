@@ -1,0 +1,136 @@
+"""A steady, readable page (issue 30, item 5), in a real browser on the built page: a seat's link
+pasted in the same tab, a phone's first view of the board, the lobby's texts, the reason a unit
+cannot be ordered, the AI's plans in every game with levels, and Kensei's seats."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
+from tests.web.test_browser_turns import api, new_game
+from tests.web.test_restart import Server, free_port
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail("chromium is not installed: run `sudo apt-get install -y chromium` (make test does it as root)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('polish') / 'games.db'}", free_port())
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def desktop(browser: Any) -> tuple[Any, Any, list[str]]:
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
+    ctx.add_init_script("localStorage.setItem('kassen.pace', 'instant');")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return ctx, page, errors
+
+
+def test_pasting_another_seats_link_in_the_same_tab_switches_seat_without_a_reload(browser: Any, server: Server) -> None:
+    g = new_game(server, "cc-samurai", ["human", "human"])
+    gid, red, blue = g["game_id"], g["seats"][0]["token"], g["seats"][1]["token"]
+    ctx, page, errors = desktop(browser)
+    page.goto(f"{server.base}/game/{gid}#{red}")
+    page.wait_for_function("document.getElementById('title').textContent.includes('you are Red')")
+    page.wait_for_selector("#command-cards .card")
+    red_hand = page.locator("#command-cards .card b").all_inner_texts()
+    page.evaluate("window.__sameDocument = true")
+    page.evaluate(f"location.hash = {blue!r}")
+    page.wait_for_function("document.getElementById('title').textContent.includes('you are Blue')")
+    assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"
+    blue_view = api(server, f"/api/games/{gid}", blue)
+    page.wait_for_function(f"document.querySelectorAll('#command-cards .card').length === {len(blue_view['observation']['hand'])}")
+    shown = page.locator("#command-cards .card b").all_inner_texts()
+    assert shown == [c["name"] for c in blue_view["observation"]["hand"]]
+    assert shown != red_hand or blue_view["observation"]["hand"] == api(server, f"/api/games/{gid}", red)["observation"]["hand"]
+    # Blue is not to play: no decision offered; the old seat's keys are gone (one listener only)
+    assert page.evaluate("document.body.dataset.yourTurn") == "false"
+    # a damaged token pasted says what is wrong, and the right link brings the seat back
+    page.evaluate("location.hash = 'bad token!'")
+    page.wait_for_selector(".error")
+    assert "not valid" in page.locator(".error").first.inner_text()
+    page.evaluate(f"location.hash = {red!r}")
+    page.wait_for_function("document.getElementById('title').textContent.includes('you are Red')")
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'")
+    assert page.evaluate("window.__sameDocument === true")
+    # the decision still works once: playing a card from the switched-back page is accepted
+    v = api(server, f"/api/games/{gid}", red)
+    play = next(a["action"] for a in v["actions"] if a["action"].startswith("play "))
+    page.locator(f'#command-cards button[data-action="{play}"]').first.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) === {v['version'] + 1}")
+    assert api(server, f"/api/games/{gid}", red)["version"] == v["version"] + 1
+    assert not errors, errors
+    ctx.close()
+
+
+def _phone(browser: Any, server: Server) -> tuple[Any, Any, list[str], str, str]:
+    g = new_game(server, "cc-samurai", ["human", "greedy"])
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True, device_scale_factor=2)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + g["seats"][0]["url"])
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20000)
+    page.wait_for_timeout(300)
+    return ctx, page, errors, g["game_id"], g["seats"][0]["token"]
+
+
+def test_on_a_phone_the_whole_board_fits_at_first_and_a_tap_zooms_to_finger_wide_hexes(browser: Any, server: Server) -> None:
+    """Issue 30, item 5 (docs/decisions.md, "the phone's board"): at 390x844 the board is whole at
+    first and the label says 100%; the decision panel takes at most a quarter of the height; the
+    first tap on a hex zooms in around it (no decision taken), the label tells the zoom, and every
+    hex is then at least 44 CSS px wide; "Whole board" shows it all again."""
+    ctx, page, errors, gid, token = _phone(browser, server)
+    wrap = page.locator(".board-wrap")
+    board = page.locator("#board").bounding_box()
+    box = wrap.bounding_box()
+    assert page.locator("#zoom-level").inner_text() == "100%"
+    assert board["x"] >= 0 and board["x"] + board["width"] <= 390 + 0.5, board  # the whole width on screen
+    assert page.evaluate("(() => { const w = document.querySelector('.board-wrap'); return w.scrollWidth <= w.clientWidth + 1; })()")
+    assert abs(board["width"] - box["width"]) < 1.5
+    dock = page.locator("#dock").bounding_box()
+    assert dock["height"] <= 0.25 * 844 + 0.5, dock
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "phone-whole-board.png"))
+    hex0 = page.locator("#board polygon.hex").first.bounding_box()["width"]
+    assert hex0 < 44  # the conflict this resolves: a whole board of 13 columns on 390 px
+    # the first tap (on a Red unit's hex) zooms around it and decides nothing
+    v = api(server, f"/api/games/{gid}", token)
+    hx = next(u["hex"] for u in v["observation"]["board"]["units"] if u["side"] == "red")
+    page.locator(f'#board g.hexg[data-hex="{hx}"] polygon').first.tap(force=True)
+    page.wait_for_timeout(100)
+    label = page.locator("#zoom-level").inner_text()
+    zoom = page.evaluate("document.getElementById('board').getBoundingClientRect().width") / box["width"]
+    assert label == f"{round(zoom * 100)}%" and zoom > 1, (label, zoom)
+    assert page.evaluate("document.body.dataset.version") == str(v["version"])
+    small = [w for w in (el.bounding_box()["width"] for el in page.locator("#board polygon.hex").all()) if w < 44]
+    assert not small, small[:5]
+    e3 = page.locator(f'#board g.hexg[data-hex="{hx}"] polygon').first.bounding_box()
+    wrap_box = wrap.bounding_box()
+    assert wrap_box["x"] <= e3["x"] + e3["width"] / 2 <= wrap_box["x"] + wrap_box["width"]  # the tapped hex stays in view
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 392
+    page.screenshot(path=str(ARTIFACTS / "phone-tapped.png"))
+    page.locator("#zoom-fit").tap()
+    assert page.locator("#zoom-level").inner_text() == "100%"
+    assert not errors, errors
+    ctx.close()
