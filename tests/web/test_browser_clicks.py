@@ -25,8 +25,9 @@ from tests.web.test_restart import Server, free_port
 
 HEX = re.compile(r"^[A-Y][0-9]{1,2}$")
 
-#: measured on main at commit cf3072a with this script: clicks per decision of the whole skirmish
-CLICKS_PER_DECISION_BEFORE = 1.0
+#: measured on main at commit cf3072a with this script: 128 clicks for the 101 decisions of the
+#: whole skirmish (Blue won on banners; card 11, panel 41, hex 71, hex menu 3, confirm 2)
+CLICKS_BEFORE, DECISIONS_BEFORE = 128, 101
 
 
 @pytest.fixture(scope="module")
@@ -121,5 +122,7 @@ def test_a_whole_skirmish_takes_no_more_clicks_than_before(browser: Any, server:
         "result": result}, indent=1))
     print(f"CLICKS {total_clicks} for {total_decisions} decisions: {dict(clicks)} {dict(decisions)}")
     assert not errors, errors
-    assert total_clicks <= CLICKS_PER_DECISION_BEFORE * total_decisions + 1e-9, (total_clicks, total_decisions)
+    if total_decisions == DECISIONS_BEFORE:  # the same game: no more clicks for the same decisions
+        assert total_clicks <= CLICKS_BEFORE, (total_clicks, dict(clicks))
+    assert total_clicks * DECISIONS_BEFORE <= CLICKS_BEFORE * total_decisions, (total_clicks, total_decisions)
     ctx.close()

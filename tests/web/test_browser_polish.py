@@ -4,11 +4,11 @@ cannot be ordered, the AI's plans in every game with levels, and Kensei's seats.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
@@ -132,5 +132,36 @@ def test_on_a_phone_the_whole_board_fits_at_first_and_a_tap_zooms_to_finger_wide
     page.screenshot(path=str(ARTIFACTS / "phone-tapped.png"))
     page.locator("#zoom-fit").tap()
     assert page.locator("#zoom-level").inner_text() == "100%"
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.parametrize(("ruleset", "scenario"), [("honourable-victory", "village-ambush"), ("clans", "2-players")])
+def test_explain_the_ais_turns_shows_the_plan_in_every_game_with_levels(browser: Any, server: Server, ruleset: str,
+                                                                        scenario: str) -> None:
+    """Issue 30, item 5: "Explain the AI's turns" showed nothing outside C&C. The look-ahead levels
+    of An Honourable Victory! and the clan game now tell each turn's decisions (their public
+    question, the playouts and the estimate), never an action that may be hidden."""
+    import time
+
+    g = new_game(server, ruleset, ["easy", "easy"], scenario)
+    gid, watch = g["game_id"], g["watch"]["token"]
+    deadline = time.time() + 240
+    v = api(server, f"/api/games/{gid}", watch)
+    while not v["ai_plans"]:
+        assert time.time() < deadline, "no AI turn was explained"
+        time.sleep(1)
+        v = api(server, f"/api/games/{gid}", watch)
+    text = v["ai_plans"][0]["text"]
+    # nothing a seat may not see: each part is a public question, counts and estimates, no action
+    part = r"[^;()]+ \(\d+ decisions?, \d+ playouts[a-z ]*\)(: the (last )?choice estimated [+-]\d+\.\d\d(, [+-]\d+\.\d\d over the next best)?)?"
+    assert re.fullmatch(rf"easy, turn \d+: {part}(; {part})*\.", text), text
+    assert "playouts" in text and "estimated" in text, text
+    ctx, page, errors = desktop(browser)
+    page.add_init_script("localStorage.setItem('kassen.explain', '1');")
+    page.goto(f"{server.base}/game/{gid}#{watch}")
+    page.wait_for_selector("#ai-plans p")
+    shown = page.locator("#ai-plans").inner_text()
+    assert "playouts" in shown and "easy" in shown
     assert not errors, errors
     ctx.close()

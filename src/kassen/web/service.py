@@ -811,7 +811,7 @@ class GameService:
         if not explaining:
             return
         obs = live.state.observation(None)
-        turn = (obs.get("turn"), obs.get("active"), live.state.is_terminal())
+        turn = (obs.get("turn"), obs.get("round"), obs.get("active"), live.state.is_terminal())
         if turn == live.plans_turn:
             return
         live.plans_turn = turn
