@@ -165,3 +165,55 @@ def test_explain_the_ais_turns_shows_the_plan_in_every_game_with_levels(browser:
     assert "playouts" in shown and "easy" in shown
     assert not errors, errors
     ctx.close()
+
+
+def test_clicking_a_unit_that_cannot_be_ordered_says_why_from_the_observation(browser: Any, server: Server) -> None:
+    """Issue 30, item 5: a click on a unit the played card cannot order names the reason the
+    observation gives: outside the card's section, ordered already; an enemy unit is the enemy's."""
+    g = new_game(server, "cc-samurai", ["human", "human"])
+    gid, red = g["game_id"], g["seats"][0]["token"]
+    v = api(server, f"/api/games/{gid}", red)
+    hand = v["observation"]["hand"]
+    card = next((c for c in hand if c["kind"] == "section" and re.search(r"\b(left|right)\b", c["text"], re.I)), None)
+    assert card is not None, [c["name"] for c in hand]
+    ctx, page, errors = desktop(browser)
+    page.goto(f"{server.base}/game/{gid}#{red}")
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'")
+    page.locator(f'#command-cards button[data-action="play {card["slug"]}"]').first.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}")
+    blue_token = g["seats"][1]["token"]
+    for _ in range(10):  # the Dragon card windows around the card are answered with pass
+        v = api(server, f"/api/games/{gid}", red)
+        if v["observation"]["pending"]["decision"] == "order":
+            break
+        if any(a["action"] == "pass" for a in v["actions"]):
+            page.wait_for_function(f"Number(document.body.dataset.version) === {v['version']}")
+            page.locator('#actions-panel button[data-action="pass"]').first.click()
+            page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}")
+            continue
+        vb = api(server, f"/api/games/{gid}", blue_token)
+        api(server, f"/api/games/{gid}/actions", blue_token, {"action": "pass", "at": vb["version"]})
+    v = api(server, f"/api/games/{gid}", red)
+    page.wait_for_function(f"Number(document.body.dataset.version) === {v['version']} && document.body.dataset.yourTurn === 'true'")
+    orderable = {a["action"].split()[1] for a in v["actions"] if a["action"].startswith("order ")}
+    named = [sc for sc in ("left", "center", "right") if re.search(rf"\b{sc}\b", card["text"], re.I)]
+    outside = [u["hex"] for u in v["observation"]["board"]["units"]
+               if u["side"] == "red" and u["hex"] not in orderable]
+    assert outside and orderable
+    page.locator(f'#board g.unit[data-hex="{outside[0]}"]').click()
+    page.wait_for_selector("#messages [role=alert]")
+    msg = page.locator("#messages").inner_text()
+    assert f"orders in the {' and '.join(named)} section only" in msg and outside[0] in msg, msg
+    # ordered already
+    first = sorted(orderable)[0]
+    page.locator(f'#board g.unit[data-hex="{first}"]').click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}")
+    if api(server, f"/api/games/{gid}", red)["observation"]["pending"]["decision"] == "order":
+        page.locator(f'#board g.unit[data-hex="{first}"]').click()
+        page.wait_for_function(f"document.getElementById('messages').innerText.includes('{first} is ordered already')")
+    # an enemy unit
+    blue = next(u["hex"] for u in v["observation"]["board"]["units"] if u["side"] == "blue")
+    page.locator(f'#board g.unit[data-hex="{blue}"]').click(force=True)
+    page.wait_for_function(f"document.getElementById('messages').innerText.includes('{blue} is the enemy')")
+    assert not errors, errors
+    ctx.close()

@@ -196,6 +196,16 @@ function markLayer(m, at) {
   return g;
 }
 
+/** The sections of a hex from the point of view of the seat (board.sections_of): the
+ * page shows the seat's own side at the bottom, so its left is the screen's left. */
+function sectionsOf(name, obs) {
+  const p = parseHex(name);
+  if (!p) return [];
+  const flip = obs.you && obs.bottom && obs.you !== obs.bottom;
+  const x = flip ? MAXX - p[0] : p[0];
+  return [x <= 8 ? "left" : null, x >= 8 && x <= 16 ? "center" : null, x >= 16 ? "right" : null].filter(Boolean);
+}
+
 function parseHex(name) {
   const m = /^([A-Y])([0-9]{1,2})$/.exec(name);
   return m ? [m[1].charCodeAt(0) - 65, Number(m[2])] : null;
@@ -401,7 +411,9 @@ export function create(ctx) {
     whyNot(name);
   }
 
-  /** A click on a piece that has nothing to do now says why, in one line. */
+  /** A click on a piece that has nothing to do now says why, in one line, from what the
+   * observation tells: the enemy's, already ordered, the card's orders used up ("3 of 3 given"),
+   * outside the sections the card names, not ordered this turn. */
   function whyNot(name) {
     const obs = last.obs || {};
     if (!last.actions.length || !obs.you) return;
@@ -409,13 +421,26 @@ export function create(ctx) {
     const piece = (b.units || []).find((u) => u.hex === name) || (b.leaders || []).find((l) => l.hex === name);
     if (!piece) return;
     const acts = last.actions;
+    const what = piece.type ? `The ${piece.type} at ${name}` : `The Leader at ${name}`;
+    const orders = (obs.orders || []).map((o) => o.split(" ")[0]);
+    const card = obs.played || {};
     let why;
     if (piece.side !== obs.you) why = `The ${piece.side} piece at ${name} is the enemy's: click one of your glowing pieces.`;
     else if (acts.some((a) => a.startsWith("order "))) {
-      why = `The piece at ${name} cannot take an order from the card played (its section, type or symbol), or has one already.`;
-    } else if (acts.some((a) => a.startsWith("move "))) why = `The piece at ${name} has no move: only ordered pieces move, once.`;
-    else if (acts.some((a) => /^(attack|fire) /.test(a))) {
-      why = `The unit at ${name} cannot battle now: not ordered, already battled, no enemy in range, or it moved too far.`;
+      const given = /\((\d+) of (\d+) given\)/.exec((obs.pending || {}).prompt || "");
+      const named = ["left", "center", "right"].filter((sc) => new RegExp(`\\b${sc}\\b`, "i").test(`${card.name || ""} ${card.text || ""}`));
+      const mine = sectionsOf(name, obs);
+      if (orders.includes(name)) why = `${what} is ordered already.`;
+      else if (given && Number(given[1]) >= Number(given[2])) why = `${card.name || "The card"}'s orders are used up (${given[1]} of ${given[2]} given).`;
+      else if (card.kind === "section" && named.length && !named.some((sc) => mine.includes(sc))) {
+        why = `${what} is in the ${mine.join(" and ")} section; ${card.name} orders in the ${named.join(" and ")} section only.`;
+      } else why = `${what} is not one ${card.name || "the card played"} orders: ${card.text || "see the card"}`;
+    } else if (acts.some((a) => a.startsWith("move "))) {
+      why = orders.includes(name) ? `${what} has moved already (or has no hex to move to).`
+        : `${what} was not ordered this turn: only ordered pieces move.`;
+    } else if (acts.some((a) => /^(attack|fire) /.test(a))) {
+      why = orders.includes(name) ? `${what} cannot battle now: it battled already, has no enemy in range, or moved too far to battle.`
+        : `${what} was not ordered this turn: only ordered units battle.`;
     } else why = `Nothing to do with the piece at ${name} now: ${(obs.pending || {}).prompt || "see the decision panel"}`;
     if (ctx.say) ctx.say(why);
   }
