@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
@@ -217,3 +218,117 @@ def test_clicking_a_unit_that_cannot_be_ordered_says_why_from_the_observation(br
     page.wait_for_function(f"document.getElementById('messages').innerText.includes('{blue} is the enemy')")
     assert not errors, errors
     ctx.close()
+
+
+def test_the_lobby_shows_whole_battle_notes_and_offers_kensei_people_only(browser: Any, server: Server) -> None:
+    """Issue 30, item 5: every battle's note is whole in the lobby (no scrolling box that cuts it);
+    the Kensei companion's seats are people only, and the lobby says why."""
+    cat = api(server, "/api/catalog")
+    ctx, page, errors = desktop(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#scenario-note")
+    checked = 0
+    for g in cat["games"]:
+        page.select_option("#ruleset", g["id"])
+        for sc in g["scenarios"]:
+            page.select_option("#scenario", sc["id"])
+            box = page.evaluate("(() => { const n = document.getElementById('scenario-note');"
+                                " return {sh: n.scrollHeight, ch: n.clientHeight, text: n.innerText}; })()")
+            assert box["sh"] <= box["ch"] + 1, (g["id"], sc["id"], box)
+            assert (sc["note"] or "").strip()[:60] in box["text"], (g["id"], sc["id"])
+            checked += 1
+        options = page.locator("#seats select").first.locator("option").all_inner_texts()
+        if g["id"] == "kensei":
+            assert all(o == "Human" for t in page.locator("#seats select").all()
+                       for o in t.locator("option").all_inner_texts())
+            assert "table's facts" in page.locator("#people-only").inner_text()
+        else:
+            assert any(o.startswith("AI: ") for o in options), g["id"]
+            assert page.locator("#people-only").count() == 0
+    assert checked >= 10
+    assert not errors, errors
+    ctx.close()
+
+
+def test_the_clan_table_keeps_your_side_in_one_column_on_every_battlefield(browser: Any, server: Server) -> None:
+    """Issue 30, item 5: the observation lists each Battlefield's two sides in its own order; the
+    table shows the viewer's side in the left column on every Battlefield."""
+    g = new_game(server, "clans", ["human", "human"], "2-players")
+    gid = g["game_id"]
+    for seat in (0, 1):
+        token = g["seats"][seat]["token"]
+        v = api(server, f"/api/games/{gid}", token)
+        orders = {tuple(sd["seat"] for sd in bf["sides"]) for bf in v["observation"]["board"]}
+        assert len(orders) == 2  # the sides come in both orders: the page must reorder them
+        ctx, page, errors = desktop(browser)
+        page.goto(f"{server.base}/game/{gid}#{token}")
+        page.wait_for_selector("#battlefields tr")
+        me = v["observation"]["seats"][seat]
+        for row in page.locator("#battlefields tr").all():
+            first = row.locator("td").first.get_attribute("data-side") or ""
+            assert first.endswith(f":{me}"), (seat, first)
+            assert "(you)" in row.locator("td").first.inner_text()
+        assert not errors, errors
+        ctx.close()
+
+
+def test_an_honourable_victory_initiative_line_says_the_lower_total_wins(browser: Any, server: Server) -> None:
+    """Issue 30, item 5 (001:251-253): the table's line and the log say the lower 2D6 total has the
+    initiative and that a tie is thrown again."""
+    g = new_game(server, "honourable-victory", ["human", "human"], "village-ambush")
+    ctx, page, errors = desktop(browser)
+    page.goto(server.base + g["seats"][0]["url"])
+    page.wait_for_selector("#log p")
+    table = page.locator("#view-main").inner_text()
+    assert "the lower total wins, a tie is thrown again" in table
+    log = page.locator("#log").inner_text()
+    assert re.search(r"initiative dice South \d\+\d = \d+, North \d\+\d = \d+: (the lower total wins|a tie, both sides throw again)", log), log[:300]
+    assert re.search(r"has the initiative \(the lower total, \d+ against \d+\)", log)
+    assert not errors, errors
+    ctx.close()
+
+
+#: what a player-facing text must not point at: the repository's files
+REPO = re.compile(r"\b[\w/]+\.py\b|\bdocs/|\bsrc/|\bbenchmarks/|\bshared/rules|\bfacts\.md|\brulings\.md|\bdecisions\.md")
+
+
+def test_no_player_facing_text_points_at_repository_files(tmp_path: Path) -> None:
+    """Issue 30, item 5: the page's strings (comments aside) and what the API tells the page (the
+    catalog, every scenario's view and unit reference of every game) name no repository file."""
+    static = Path(__file__).resolve().parents[2] / "src" / "kassen" / "web" / "static"
+    found = []
+    for f in [*static.glob("*.js"), *static.glob("views/*.js"), *static.glob("*.html")]:
+        for n, line in enumerate(f.read_text().splitlines(), 1):
+            code = line.split("//")[0] if "://" not in line else line
+            if code.strip().startswith(("*", "/*")):
+                continue
+            if REPO.search(code):
+                found.append(f"{f.name}:{n}: {line.strip()[:80]}")
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", free_port())  # its own: a game per scenario
+    server.start()
+    try:
+        _walk_the_api(server, found)
+    finally:
+        server.stop()
+    assert found == []
+
+
+def _walk_the_api(server: Server, found: list[str]) -> None:
+    cat = api(server, "/api/catalog")
+    found += [f"catalog: {m.group(0)}" for m in REPO.finditer(str(cat))]
+    made_games = 0
+    for g in cat["games"]:
+        for sc in g["scenarios"]:
+            seats = ["human"] * len(sc.get("sides") or g["seats"])
+            r = httpx.post(server.base + "/api/games", json={"ruleset": g["id"], "scenario": sc["id"], "seats": seats},
+                           timeout=30)
+            assert r.status_code in (201, 400), r.text  # 400: a scenario for more seats than the game's default
+            if r.status_code != 201:
+                continue
+            made = r.json()
+            made_games += 1
+            tok = made["seats"][0]["token"]
+            for path in (f"/api/games/{made['game_id']}", f"/api/games/{made['game_id']}/reference"):
+                text = httpx.get(server.base + path, headers={"Authorization": f"Bearer {tok}"}, timeout=30).text
+                found += [f"{g['id']} {sc['id']} {path}: {m.group(0)}" for m in REPO.finditer(text)]
+    assert made_games >= 10

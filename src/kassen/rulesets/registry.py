@@ -88,7 +88,9 @@ class RulesetSpec:
       GAME`` beyond the scenario (Kensei's two rosters);
     - ``forced_dice``: ``(text) -> dice`` reading ``kassen run --dice`` (``None``: no dice to
       force); ``dice_at_setup``: the set-up throws dice, so forced dice start there;
-    - ``ai``: the AI levels; ``env``: the research environments (``None``: not one).
+    - ``ai``: the AI levels; ``env``: the research environments (``None``: not one);
+    - ``people_only``: every decision is a fact of a physical table (Kensei), so the lobby offers
+      people only for its seats (a computer seat could only guess the table's facts).
     """
 
     id: str
@@ -110,6 +112,7 @@ class RulesetSpec:
     dice_at_setup: bool = False
     ai: AISpec = field(default_factory=AISpec)
     env: EnvSpec | None = None
+    people_only: bool = False
 
     def load(self) -> Game:
         """A new :class:`Game` of this spec."""

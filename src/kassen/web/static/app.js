@@ -73,12 +73,16 @@ async function lobby() {
     const sc = g.scenarios.find((x) => x.id === scenSel.value);
     const sides = sc ? sc.sides : g.seats;
     fill(note, sc ? h("span", {}, sc.note || "", sc.banners ? ` Victory: ${sc.banners} banners.` : "") : "");
-    fill(balance, sc ? balanceNote(sc.balance) : null);  // below the note's scrolling box, always in sight
+    fill(balance, sc ? balanceNote(sc.balance) : null);  // below the note, always in sight
+    // a game whose decisions are the table's own facts (Kensei) is played by people only
+    const offered = g.people_only ? cat.players.filter((p) => p.id === "human") : cat.players;
     fill(seatsBox, ...g.seats.map((seat, i) => h("div", {class: "seat-row"},
       h("span", {class: sideClass(seat)}, `${seat}${sides && sides[i] && sides[i] !== seat ? ` (${sides[i]})` : ""}`),
       h("select", {"data-seat": i, "aria-label": `${seat} player`},
-        ...cat.players.map((p) => h("option", {value: p.id, selected: p.id === (i === 0 ? "human" : g.default_opponent || "normal")},
-          p.id === "human" ? "Human" : `AI: ${p.text} (${p.id})`))))));
+        ...offered.map((p) => h("option", {value: p.id, selected: p.id === (i === 0 ? "human" : g.default_opponent || "normal")},
+          p.id === "human" ? "Human" : `AI: ${p.text} (${p.id})`))))),
+    g.people_only ? h("p", {class: "muted", id: "people-only"}, "Every seat is a person at the table: the page asks ",
+      "the players the table's facts (which miniatures touch, whether a charge reached), which no computer seat can see.") : null);
   }
   function balanceNote(b) {  // the shipped AI self-play report of the battle (kassen balance)
     if (!b) return null;
