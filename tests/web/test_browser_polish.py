@@ -332,3 +332,43 @@ def _walk_the_api(server: Server, found: list[str]) -> None:
                 text = httpx.get(server.base + path, headers={"Authorization": f"Bearer {tok}"}, timeout=30).text
                 found += [f"{g['id']} {sc['id']} {path}: {m.group(0)}" for m in REPO.finditer(text)]
     assert made_games >= 10
+
+
+def test_two_alike_cards_drawn_show_one_clear_keep_choice(browser: Any, server: Server) -> None:
+    """Issue 30, item 5 and R32: draw two, keep one is asked even when the two cards are alike
+    (so the question tells the opponent nothing); the page then shows the card once with one
+    clear button, from the engine's own observation of that moment, and nothing of the deck."""
+    import json
+
+    from tests.rulesets.cc_samurai.helpers import act, position
+    from tests.rulesets.cc_samurai.test_orders_retreats_honor import QUIET
+
+    s = position(QUIET, red_hand=["order-one-center", "order-two-center", "order-three-left", "order-three-right",
+                                  "advance-center"], command_deck=["order-two-left", "order-two-left"])
+    s = act(s, "play order-one-center", "order L3", "end-move")
+    assert s.legal_actions() == ["keep order-two-left"]
+    obs = json.loads(json.dumps(s.observation(0)))
+    assert [c["slug"] for c in obs["drawn"]] == ["order-two-left", "order-two-left"]
+    ctx, page, errors = desktop(browser)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#ruleset")
+    got = page.evaluate("""async (obs) => {
+      const view = await import('/static/views/cc.js');
+      const main = document.createElement('div'), side = document.createElement('div');
+      document.body.append(main, side);
+      const acted = [];
+      const v = view.create({main, side, gameId: 'none', token: '', act: (a) => acted.push(a), say: () => {},
+        tooltip: {show() {}, hide() {}}, reference: Promise.resolve({}), rerender: () => {}});
+      v.render({obs, actions: ['keep order-two-left'], view: {}, replaying: false, events: []});
+      const cards = main.querySelectorAll('#drawn .card');
+      const buttons = main.querySelectorAll('#drawn button');
+      buttons[0].click();
+      return {cards: cards.length, buttons: [...buttons].map((b) => [b.textContent, b.dataset.action]),
+        title: main.querySelector('#drawn-title').textContent, acted};
+    }""", obs)
+    assert got["cards"] == 1
+    assert got["buttons"] == [["Keep one Order Two Units Left (the other is discarded)", "keep order-two-left"]]
+    assert got["title"] == "Drawn: two Order Two Units Left cards, keep one"
+    assert got["acted"] == ["keep order-two-left"]
+    assert not errors, errors
+    ctx.close()

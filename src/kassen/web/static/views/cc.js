@@ -604,12 +604,16 @@ export function create(ctx) {
     const acts = new Set(last.actions);
     const items = [];
     if (Array.isArray(obs.drawn) && obs.drawn.length) {
-      items.push(h("h3", {}, "Drawn: keep one"), h("div", {class: "cards"}, ...obs.drawn.map((c) => {
-        const a = `keep ${c.slug}`;
-        return h("div", {class: `card${acts.has(a) ? " playable" : ""}`, "data-card": c.slug},
-          h("b", {}, c.name), h("span", {class: "meta"}, c.kind), h("span", {class: "meta cond"}, commandCondition(c)), h("span", {}, c.text),
-          acts.has(a) ? h("button", {onclick: () => ctx.act(a)}, "Keep") : null);
-      })));
+      // two alike (R32: asked all the same): one card shown, one clear choice
+      const alike = obs.drawn.length === 2 && obs.drawn[0].slug === obs.drawn[1].slug;
+      items.push(h("h3", {id: "drawn-title"}, alike ? `Drawn: two ${obs.drawn[0].name} cards, keep one` : "Drawn: keep one"),
+        h("div", {class: "cards", id: "drawn"}, ...(alike ? obs.drawn.slice(0, 1) : obs.drawn).map((c) => {
+          const a = `keep ${c.slug}`;
+          return h("div", {class: `card${acts.has(a) ? " playable" : ""}`, "data-card": c.slug},
+            h("b", {}, c.name), h("span", {class: "meta"}, c.kind), h("span", {class: "meta cond"}, commandCondition(c)), h("span", {}, c.text),
+            acts.has(a) ? h("button", {class: "primary", "data-action": a, onclick: () => ctx.act(a)},
+              alike ? `Keep one ${c.name} (the other is discarded)` : "Keep") : null);
+        })));
     }
     if (Array.isArray(obs.hand)) {
       items.push(h("h3", {}, `Your Command cards (${obs.hand.length})`), h("div", {class: "cards", id: "command-cards"}, ...obs.hand.map((c) => {
