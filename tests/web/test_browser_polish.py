@@ -201,6 +201,10 @@ def test_clicking_a_unit_that_cannot_be_ordered_says_why_from_the_observation(br
     outside = [u["hex"] for u in v["observation"]["board"]["units"]
                if u["side"] == "red" and u["hex"] not in orderable]
     assert outside and orderable
+    # the prompt's "0 of N given" counts only the pieces the card can order (no more than are there)
+    given = re.search(r"\(0 of (\d+) given\)", v["observation"]["pending"]["prompt"])
+    assert given and int(given.group(1)) <= len(orderable), v["observation"]["pending"]["prompt"]
+    assert given.group(0) in page.locator("#prompt").inner_text()
     page.locator(f'#board g.unit[data-hex="{outside[0]}"]').click()
     page.wait_for_selector("#messages [role=alert]")
     msg = page.locator("#messages").inner_text()
