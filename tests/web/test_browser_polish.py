@@ -376,3 +376,63 @@ def test_two_alike_cards_drawn_show_one_clear_keep_choice(browser: Any, server: 
     assert got["acted"] == ["keep order-two-left"]
     assert not errors, errors
     ctx.close()
+
+
+SPARSE = '''
+[scenario]
+id = "three-units"
+name = "Three Units"
+historical = false
+note = "One Red unit in each section."
+first = "red"
+bottom = "red"
+victory_banners = 3
+
+[red]
+command = 5
+dragon = 0
+honor = 5
+pieces = [{ at = "B3", unit = "ASp" }, { at = "L3", unit = "ASp" }, { at = "X3", unit = "ASp" }]
+
+[blue]
+command = 5
+dragon = 0
+honor = 5
+pieces = [{ at = "B9", unit = "ASp" }, { at = "L9", unit = "ASp" }, { at = "X9", unit = "ASp" }]
+'''
+
+
+def test_the_orders_count_on_the_page_counts_only_the_units_that_can_take_them(browser: Any, server: Server) -> None:
+    """Issue 30, item 5: "0 of 2 given" on a section card with one unit in its section promised
+    an order nobody could take; with one Red unit a section, the page says "0 of 1 given"."""
+    numbered: list[dict[str, Any]] = []
+    for _ in range(8):  # a deal with a card ordering 2 or more units in one section (most deals have one)
+        r = httpx.post(server.base + "/api/editor/play", json={"text": SPARSE, "seats": ["human", "human"]}, timeout=30)
+        assert r.status_code == 201, r.text
+        g = r.json()
+        gid, red, blue = g["game_id"], g["seats"][0]["token"], g["seats"][1]["token"]
+        v = api(server, f"/api/games/{gid}", red)
+        numbered = [c for c in v["observation"]["hand"] if c["kind"] == "section"
+                    and re.search(r"\border to ([2-9]) units", c["text"])
+                    and len(re.findall(r"\b(left|center|right)\b", c["text"])) == 1]
+        if numbered:
+            break
+    assert numbered, "no deal of 8 had a section card ordering 2 or more units"
+    card = numbered[0]
+    ctx, page, errors = desktop(browser)
+    page.goto(f"{server.base}/game/{gid}#{red}")
+    page.wait_for_function("document.body.dataset.yourTurn === 'true'")
+    page.locator(f'#command-cards button[data-action="play {card["slug"]}"]').first.click()
+    for _ in range(10):  # the Dragon card windows around the card (none held: answered with pass)
+        v = api(server, f"/api/games/{gid}", red)
+        if v["observation"]["pending"]["decision"] == "order":
+            break
+        mover = red if v["your_turn"] else blue
+        vm = api(server, f"/api/games/{gid}", mover)
+        if vm["your_turn"]:
+            api(server, f"/api/games/{gid}/actions", mover, {"action": "pass", "at": vm["version"]})
+    page.wait_for_function(f"Number(document.body.dataset.version) === {v['version']} && document.body.dataset.yourTurn === 'true'")
+    assert [a["action"] for a in v["actions"] if a["action"].startswith("order ")] != []
+    assert "(0 of 1 given)" in page.locator("#prompt").inner_text(), (card["name"], page.locator("#prompt").inner_text())
+    assert not errors, errors
+    ctx.close()
