@@ -402,6 +402,7 @@ class GameScreen {
     if (this.stopped) return;
     const v = this.v;
     const mod = await this.ensureView(v.view);
+    if (this.stopped) return;  // another seat's link was pasted meanwhile
     titleEl.textContent = `${v.game_name}: ${v.scenario_name || ""} — ${v.watching ? "watching" : `you are ${v.seat_name}`}`;
     document.body.dataset.version = String(v.version);
     document.body.dataset.pending = this.pending || "";
