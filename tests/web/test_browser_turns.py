@@ -449,6 +449,7 @@ def test_clicking_a_piece_that_cannot_act_says_why(browser: Any, server: Server)
     idle = next((u["hex"] for u in units if u["side"] == "red" and u["hex"] not in orderable), None)
     assert idle is not None
     page.locator(f'#board g.unit[data-hex="{idle}"]').click()
-    assert "cannot take an order" in page.locator("#messages").inner_text()
+    said = page.locator("#messages").inner_text()  # the reason the observation gives (issue 30, item 5)
+    assert idle in said and re.search(r"section only|is not one .+ orders|ordered already", said), said
     assert page.evaluate("document.body.dataset.version") == str(v["version"])  # nothing was done
     ctx.close()

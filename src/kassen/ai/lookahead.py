@@ -78,6 +78,40 @@ def without_resigning(legal: list[str]) -> list[str]:
     return [a for a in legal if a not in RESIGN] or legal
 
 
+#: one decision explained: its public question, the playouts, whether they were played out to the
+#: result, the chosen action's mean estimate and its margin over the next best (None: not judged)
+Note = tuple[str, int, bool, float | None, float | None]
+
+
+def explain_notes(name: str, turn: object, notes: list[Note]) -> str:
+    """A turn's decisions in words, consecutive decisions of one question together:
+    ``normal, turn 2: North: choose a unit ... (3 decisions, 360 playouts on resampled hidden
+    facts): the last choice estimated +0.42, +0.10 over the next best.``
+
+    >>> explain_notes("easy", 1, [("South: fire?", 16, False, 0.5, 0.25), ("South: fire?", 16, False, 0.25, None)])
+    'easy, turn 1: South: fire? (2 decisions, 32 playouts on resampled hidden facts): the last choice estimated +0.25.'
+    """
+    groups: list[list[Note]] = []
+    for n in notes:
+        if groups and groups[-1][0][0] == n[0]:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    parts = []
+    for g in groups:
+        work = sum(n[1] for n in g)
+        how = "playouts to the result" if any(n[2] for n in g) else "playouts on resampled hidden facts"
+        text = f"{g[0][0]} ({len(g)} decision{'s' if len(g) > 1 else ''}, {work} {how})"
+        mean, margin = g[-1][3], g[-1][4]
+        if mean is not None:
+            text += f": the {'last ' if len(g) > 1 else ''}choice estimated {mean:+.2f}"
+            if margin is not None:
+                text += f", {margin:+.2f} over the next best"
+        parts.append(text)
+    where = f"turn {turn}" if turn is not None else "decisions"
+    return f"{name}, {where}: " + "; ".join(parts) + "."
+
+
 class HalvingPlayer(Player):
     """Sequential halving over the legal actions with ``playouts`` playouts per decision
     (each: a determinization, the action, ``depth`` actions of the playout policy, the
@@ -106,6 +140,16 @@ class HalvingPlayer(Player):
         self.last_work = 0
         self.total_work = 0
         self._within = False
+        #: the mean evaluation of each candidate the last halving judged (the explanation's estimate)
+        self._means: dict[str, float] = {}
+        #: the decisions of the current turn in words (``explanation``), with the turn they are of
+        self._notes: list[Note] = []
+        self._notes_turn: tuple[object, ...] | None = None
+        #: the last turn's decisions in words (``kassen play --explain``, the page's "Explain the
+        #: AI's turns"): each decision's public question, the playouts it was judged by and the
+        #: estimate of the choice; the action itself is not named (it may be a hidden card or a
+        #: secret declaration), nor the number of choices (it can tell a hidden hand)
+        self.explanation: str | None = None
 
     def choose(self, state: State, seat: int) -> str:
         legal = without_resigning(state.legal_actions())
@@ -124,7 +168,28 @@ class HalvingPlayer(Player):
         cands = self._halve(state, seat, cands[: max(1, self.end_playouts if ending else self.playouts)],
                             self.end_playouts if ending else self.playouts, ending, 1)
         self.total_work += self.last_work
+        self._explain(state, seat, cands[0], ending)
         return cands[0]
+
+    def _explain(self, state: State, seat: int, chosen: str, ending: bool) -> None:
+        """Add this decision to the turn's explanation, in words any seat may read."""
+        public = state.observation(None)
+        turn = (public.get("turn"), public.get("round"), public.get("active"))
+        if turn != self._notes_turn:
+            self._notes_turn, self._notes = turn, []
+        pending = public.get("pending")
+        question = pending.get("prompt") if isinstance(pending, dict) else None
+        if not question:  # the question is not public (the clan game): the seat and the phase only
+            names = state.seat_names()
+            who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+            phase = public.get("phase")
+            question = f"{who}: a decision of the {phase} phase" if isinstance(phase, str) else f"{who}: a decision"
+        mean = self._means.get(chosen)
+        others = [v for a, v in self._means.items() if a != chosen]
+        self._notes.append((str(question), self.last_work, ending, mean,
+                            None if mean is None or not others else mean - max(others)))
+        del self._notes[:-40]
+        self.explanation = explain_notes(self.name, turn[0], self._notes)
 
     def _halve(self, state: State, seat: int, cands: list[str], budget: int, ending: bool, keep: int) -> list[str]:
         """Sequential halving of ``cands`` with ``budget`` playouts (endgame play-outs with
@@ -148,6 +213,7 @@ class HalvingPlayer(Player):
             left -= per * len(cands)
             cands.sort(key=lambda act: -total[act] / count[act])  # stable: ties keep the shuffled order
             cands = cands[: max(keep, (len(cands) + 1) // 2)]
+        self._means = {a: total[a] / count[a] for a in total if count[a]}
         return cands[:keep] if any(count.values()) else cands
 
     def _playout(self, state: State, seat: int, action: str, seed: int) -> float:

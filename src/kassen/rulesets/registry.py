@@ -91,7 +91,9 @@ class RulesetSpec:
     - ``primer``: the hook ``(game, state, seat) -> dict`` of the page's rules primer (sections of
       ``title`` and ``items``, the victory conditions of the battle played, ``terrain`` effects by
       slug, ``banners``), from what ``seat`` may see (``None``: the page shows none);
-    - ``ai``: the AI levels; ``env``: the research environments (``None``: not one).
+    - ``ai``: the AI levels; ``env``: the research environments (``None``: not one);
+    - ``people_only``: every decision is a fact of a physical table (Kensei), so the lobby offers
+      people only for its seats (a computer seat could only guess the table's facts).
     """
 
     id: str
@@ -114,6 +116,7 @@ class RulesetSpec:
     primer: str | None = None
     ai: AISpec = field(default_factory=AISpec)
     env: EnvSpec | None = None
+    people_only: bool = False
 
     def load(self) -> Game:
         """A new :class:`Game` of this spec."""

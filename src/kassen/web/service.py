@@ -323,7 +323,9 @@ class GameService:
                           "default_scenario": g.default_scenario(), "scenarios": scen_rows,
                           "view": extras.view_for(gid), "default": spec.default,
                           # what the lobby offers the seats after the first (the spec's default players)
-                          "default_opponent": spec.default_players.split(",")[-1]})
+                          "default_opponent": spec.default_players.split(",")[-1],
+                          # the table's facts are the decisions: the lobby offers people only
+                          "people_only": spec.people_only})
         players = [{"id": HUMAN, "text": "a person (gets a link)"}]
         players += [{"id": k, "text": v} for k, v in AI_LEVELS.items() if k in PLAYERS]
         return {"games": games, "players": players}
@@ -918,7 +920,7 @@ class GameService:
         if not explaining:
             return
         obs = live.state.observation(None)
-        turn = (obs.get("turn"), obs.get("active"), live.state.is_terminal())
+        turn = (obs.get("turn"), obs.get("round"), obs.get("active"), live.state.is_terminal())
         if turn == live.plans_turn:
             return
         live.plans_turn = turn

@@ -291,6 +291,25 @@ class OrderRules(CCStateData):
         return [action for action, key, h, _i in cache.cands
                 if key not in ordered and h not in hexes and any(c in hexes for c in NBRS[h])]
 
+    def _orders_possible(self: CCState, side: int) -> int:
+        """How many pieces the played card can order in all on this board, before its own number:
+        a card of slots, the most pieces that take distinct slots (the sets of pieces that fit
+        are a transversal matroid, so adding each piece that still fits finds the most); a card
+        that selects, the pieces its filter passes; anything else 999 (no bound of its own)."""
+        spec = self.ti["spec"]
+        mode = spec["mode"]
+        if mode not in ("slots", "select"):
+            return 999
+        cache = self._order_cache(side)
+        if mode == "select":
+            return len({key for _a, key, _h, _i in cache.cands})
+        chosen: list[tuple[bool, ...]] = []
+        for _a, _key, _h, i in cache.cands:
+            vec = VECTORS_BY_ID[cache.vectors[i]]
+            if self._fits([*chosen, vec]):
+                chosen.append(vec)
+        return len(chosen)
+
     def _order_cache(self: CCState, side: int) -> OrderCache:
         """Eligibility of every piece of ``side`` for the card's orders, built once per card play
         and shared with the clones: valid while the spec (replaced, never mutated, when a card

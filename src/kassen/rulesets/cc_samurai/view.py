@@ -150,11 +150,14 @@ class ViewRules(CCStateData):
                 "effect": d.effect, "confidence": d.confidence}
 
     def _orders_given_text(self: CCState) -> str:
-        """"2 of 3 given": the orders given and what the played card allows (when it has a number)."""
+        """"2 of 3 given": the orders given and what the played card allows (when it has a number),
+        counting only the pieces that can take one (Order Four Left with two units there: "of 2")."""
         spec = self.ti.get("spec") or {}
         cap: int | None = len(spec["slots"]) if spec.get("mode") == "slots" else spec.get("count")
         if cap is not None and "max" in spec:
             cap = min(cap, spec["max"])
+        if cap is not None and spec.get("mode") in ("slots", "select"):
+            cap = min(cap, self._orders_possible(self.active))
         given = len(self.ti["orders"])
         return f"{given} of {cap} given" if cap is not None and 0 < cap < 99 else f"{given} given"
 

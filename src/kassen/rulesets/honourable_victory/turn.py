@@ -19,12 +19,16 @@ class TurnRules(VictoryRules):
         # The Determine the Initiative Phase: 2D6 each, lowest wins, re-throw ties
         while True:
             a, b = self._roll(2), self._roll(2)
-            self._say("initiative", f"Turn {self.turn}: initiative dice South {a[0]}+{a[1]}, "
-                      f"North {b[0]}+{b[1]}", faces=[a, b], turn=self.turn)
-            if sum(a) != sum(b):
+            tie = sum(a) == sum(b)
+            self._say("initiative", f"Turn {self.turn}: initiative dice South {a[0]}+{a[1]} = {sum(a)}, "
+                      f"North {b[0]}+{b[1]} = {sum(b)}"
+                      + (": a tie, both sides throw again" if tie else ": the lower total wins"),
+                      faces=[a, b], turn=self.turn)
+            if not tie:
                 break
         self.init = 0 if sum(a) < sum(b) else 1
-        self._say("initiative-won", f"{SIDES[self.init]} has the initiative", seat=self.init)
+        self._say("initiative-won", f"{SIDES[self.init]} has the initiative (the lower total, "
+                  f"{min(sum(a), sum(b))} against {max(sum(a), sum(b))})", seat=self.init)
         self.fire_decl = [[], []]
         self._decide(FireTask(t="fire", seat=self.init))
         self._next_fire()

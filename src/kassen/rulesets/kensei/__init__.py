@@ -61,5 +61,6 @@ SPECS = (
         play_words=play_words,
         forced_dice=dice_words,
         dice_at_setup=True,
+        people_only=True,
     ),
 )

@@ -77,12 +77,16 @@ async function lobby() {
     const sc = g.scenarios.find((x) => x.id === scenSel.value);
     const sides = sc ? sc.sides : g.seats;
     fill(note, sc ? h("span", {}, sc.note || "", sc.banners ? ` Victory: ${sc.banners} banners.` : "") : "");
-    fill(balance, sc ? balanceNote(sc.balance) : null);  // below the note's scrolling box, always in sight
+    fill(balance, sc ? balanceNote(sc.balance) : null);  // below the note, always in sight
+    // a game whose decisions are the table's own facts (Kensei) is played by people only
+    const offered = g.people_only ? cat.players.filter((p) => p.id === "human") : cat.players;
     fill(seatsBox, ...g.seats.map((seat, i) => h("div", {class: "seat-row"},
       h("span", {class: sideClass(seat)}, `${seat}${sides && sides[i] && sides[i] !== seat ? ` (${sides[i]})` : ""}`),
       h("select", {"data-seat": i, "aria-label": `${seat} player`},
-        ...cat.players.map((p) => h("option", {value: p.id, selected: p.id === (i === 0 ? "human" : g.default_opponent || "normal")},
-          p.id === "human" ? "Human" : `AI: ${p.text} (${p.id})`))))));
+        ...offered.map((p) => h("option", {value: p.id, selected: p.id === (i === 0 ? "human" : g.default_opponent || "normal")},
+          p.id === "human" ? "Human" : `AI: ${p.text} (${p.id})`))))),
+    g.people_only ? h("p", {class: "muted", id: "people-only"}, "Every seat is a person at the table: the page asks ",
+      "the players the table's facts (which miniatures touch, whether a charge reached), which no computer seat can see.") : null);
   }
   function balanceNote(b) {  // the shipped AI self-play report of the battle (kassen balance)
     if (!b) return null;
@@ -228,11 +232,22 @@ class GameScreen {
 
   async start() {
     fill(app, h("p", {class: "loading"}, "Loading the battle…"));
-    try { await this.load(true); } catch (e) { showError(app, e); this.addLobbyLink(); return; }
+    try { await this.load(true); } catch (e) { if (!this.stopped) { showError(app, e); this.addLobbyLink(); } return; }
+    if (this.stopped) return;
     myGames.add({game_id: this.gameId, token: this.token, seat_name: this.v.seat_name,
       title: `${this.v.game_name}: ${this.v.scenario_name || ""}`});
     this.connect();
-    document.addEventListener("keydown", (e) => this.key(e));
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  /** Another seat's link was pasted in this tab: this screen lets go (live channel, keys, timers). */
+  stop() {
+    this.stopped = true;
+    if (this.es) this.es.close();
+    if (this.onKey) document.removeEventListener("keydown", this.onKey);
+    clearTimeout(this.autoTimer);
+    clearTimeout(this.msgTimer);
   }
 
   addLobbyLink() { app.append(h("p", {}, h("a", {href: "/"}, "Back to the lobby"))); }
@@ -257,6 +272,7 @@ class GameScreen {
   }
 
   apply(v, played = []) {
+    if (this.stopped) return;
     if (v.log_since === 0) this.log = v.log;
     else this.log = this.log.filter((e) => e.at < v.log_since).concat(v.log);
     const changed = !this.v || this.v.version !== v.version;
@@ -387,8 +403,10 @@ class GameScreen {
   }
 
   async render() {
+    if (this.stopped) return;
     const v = this.v;
     const mod = await this.ensureView(v.view);
+    if (this.stopped) return;  // another seat's link was pasted meanwhile
     titleEl.textContent = `${v.game_name}: ${v.scenario_name || ""} — ${v.watching ? "watching" : `you are ${v.seat_name}`}`;
     document.body.dataset.version = String(v.version);
     document.body.dataset.pending = this.pending || "";
@@ -675,7 +693,17 @@ if (m) {
     showError(app, why);
   } else {
     if (!location.hash) history.replaceState(null, "", `${location.pathname}#${token}`);
-    new GameScreen(m[1], token).start();
+    let screen = new GameScreen(m[1], token);
+    screen.start();
+    // another seat's link pasted in the same tab changes only the part after #: switch seat at once
+    window.addEventListener("hashchange", () => {
+      const next = linkToken(m[1]);
+      if (!next.token) { screen.stop(); showError(app, next.why); return; }
+      if (next.token === screen.token && !screen.stopped) return;
+      screen.stop();
+      screen = new GameScreen(m[1], next.token);
+      screen.start();
+    });
   }
 } else {
   lobby();

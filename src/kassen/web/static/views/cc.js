@@ -196,6 +196,16 @@ function markLayer(m, at) {
   return g;
 }
 
+/** The sections of a hex from the point of view of the seat (board.sections_of): the
+ * page shows the seat's own side at the bottom, so its left is the screen's left. */
+function sectionsOf(name, obs) {
+  const p = parseHex(name);
+  if (!p) return [];
+  const flip = obs.you && obs.bottom && obs.you !== obs.bottom;
+  const x = flip ? MAXX - p[0] : p[0];
+  return [x <= 8 ? "left" : null, x >= 8 && x <= 16 ? "center" : null, x >= 16 ? "right" : null].filter(Boolean);
+}
+
 function parseHex(name) {
   const m = /^([A-Y])([0-9]{1,2})$/.exec(name);
   return m ? [m[1].charCodeAt(0) - 65, Number(m[2])] : null;
@@ -290,9 +300,21 @@ export function create(ctx) {
   svg.addEventListener("click", () => { closeMenu(); if (selected) { selected = null; draw(); } });
   svgWrap.append(svg);
 
-  // Zoom: buttons, and two fingers on the board (pinch). A phone starts zoomed in, so that a
-  // hex is a finger's width; the board then scrolls inside its frame, never the page sideways.
-  let zoom = window.matchMedia("(max-width: 600px)").matches ? 2 : 1;
+  // Zoom: buttons, and two fingers on the board (pinch). The board starts whole (zoom 1 = the
+  // width of the screen, even a phone's); where a hex is then narrower than a finger (44 CSS px),
+  // the first tap on the board zooms in around it instead of choosing, so the next tap is on a
+  // finger-wide hex (docs/decisions.md). Zoomed, the board scrolls inside its frame, never the page.
+  let zoom = 1;
+  const FINGER = 44;
+  /** The width of one hex on the screen now, in CSS px. */
+  const hexPx = () => svg.getBoundingClientRect().width / BW * W;
+  /** A tap on a board shown whole whose hexes are narrower than a finger zooms in around it. */
+  function tapZoom(ev) {
+    if (zoom > 1.01 || !ev || hexPx() >= FINGER) return false;
+    const r = svgWrap.getBoundingClientRect();
+    applyZoom(Math.min(4, (FINGER + 4) / hexPx()), {x: ev.clientX - r.left, y: ev.clientY - r.top});
+    return true;
+  }
   const zoomLabel = h("span", {class: "muted", id: "zoom-level"});
   function applyZoom(z, keep) {
     const old = zoom;
@@ -361,6 +383,7 @@ export function create(ctx) {
   }
 
   function click(name, ev) {
+    if (tapZoom(ev)) return;
     if (!last || last.replaying || pastFrame()) return;  // a past frame of the last turn: look only
     const {two, one} = index(last.actions);
     closeMenu();
@@ -388,7 +411,9 @@ export function create(ctx) {
     whyNot(name);
   }
 
-  /** A click on a piece that has nothing to do now says why, in one line. */
+  /** A click on a piece that has nothing to do now says why, in one line, from what the
+   * observation tells: the enemy's, already ordered, the card's orders used up ("3 of 3 given"),
+   * outside the sections the card names, not ordered this turn. */
   function whyNot(name) {
     const obs = last.obs || {};
     if (!last.actions.length || !obs.you) return;
@@ -396,13 +421,26 @@ export function create(ctx) {
     const piece = (b.units || []).find((u) => u.hex === name) || (b.leaders || []).find((l) => l.hex === name);
     if (!piece) return;
     const acts = last.actions;
+    const what = piece.type ? `The ${piece.type} at ${name}` : `The Leader at ${name}`;
+    const orders = (obs.orders || []).map((o) => o.split(" ")[0]);
+    const card = obs.played || {};
     let why;
     if (piece.side !== obs.you) why = `The ${piece.side} piece at ${name} is the enemy's: click one of your glowing pieces.`;
     else if (acts.some((a) => a.startsWith("order "))) {
-      why = `The piece at ${name} cannot take an order from the card played (its section, type or symbol), or has one already.`;
-    } else if (acts.some((a) => a.startsWith("move "))) why = `The piece at ${name} has no move: only ordered pieces move, once.`;
-    else if (acts.some((a) => /^(attack|fire) /.test(a))) {
-      why = `The unit at ${name} cannot battle now: not ordered, already battled, no enemy in range, or it moved too far.`;
+      const given = /\((\d+) of (\d+) given\)/.exec((obs.pending || {}).prompt || "");
+      const named = ["left", "center", "right"].filter((sc) => new RegExp(`\\b${sc}\\b`, "i").test(`${card.name || ""} ${card.text || ""}`));
+      const mine = sectionsOf(name, obs);
+      if (orders.includes(name)) why = `${what} is ordered already.`;
+      else if (given && Number(given[1]) >= Number(given[2])) why = `${card.name || "The card"}'s orders are used up (${given[1]} of ${given[2]} given).`;
+      else if (card.kind === "section" && named.length && !named.some((sc) => mine.includes(sc))) {
+        why = `${what} is in the ${mine.join(" and ")} section; ${card.name} orders in the ${named.join(" and ")} section only.`;
+      } else why = `${what} is not one ${card.name || "the card played"} orders: ${card.text || "see the card"}`;
+    } else if (acts.some((a) => a.startsWith("move "))) {
+      why = orders.includes(name) ? `${what} has moved already (or has no hex to move to).`
+        : `${what} was not ordered this turn: only ordered pieces move.`;
+    } else if (acts.some((a) => /^(attack|fire) /.test(a))) {
+      why = orders.includes(name) ? `${what} cannot battle now: it battled already, has no enemy in range, or moved too far to battle.`
+        : `${what} was not ordered this turn: only ordered units battle.`;
     } else why = `Nothing to do with the piece at ${name} now: ${(obs.pending || {}).prompt || "see the decision panel"}`;
     if (ctx.say) ctx.say(why);
   }
@@ -574,12 +612,16 @@ export function create(ctx) {
     const acts = new Set(last.actions);
     const items = [];
     if (Array.isArray(obs.drawn) && obs.drawn.length) {
-      items.push(h("h3", {}, "Drawn: keep one"), h("div", {class: "cards"}, ...obs.drawn.map((c) => {
-        const a = `keep ${c.slug}`;
-        return h("div", {class: `card${acts.has(a) ? " playable" : ""}`, "data-card": c.slug},
-          h("b", {}, c.name), h("span", {class: "meta"}, c.kind), h("span", {class: "meta cond"}, commandCondition(c)), h("span", {}, c.text),
-          acts.has(a) ? h("button", {onclick: () => ctx.act(a)}, "Keep") : null);
-      })));
+      // two alike (R32: asked all the same): one card shown, one clear choice
+      const alike = obs.drawn.length === 2 && obs.drawn[0].slug === obs.drawn[1].slug;
+      items.push(h("h3", {id: "drawn-title"}, alike ? `Drawn: two ${obs.drawn[0].name} cards, keep one` : "Drawn: keep one"),
+        h("div", {class: "cards", id: "drawn"}, ...(alike ? obs.drawn.slice(0, 1) : obs.drawn).map((c) => {
+          const a = `keep ${c.slug}`;
+          return h("div", {class: `card${acts.has(a) ? " playable" : ""}`, "data-card": c.slug},
+            h("b", {}, c.name), h("span", {class: "meta"}, c.kind), h("span", {class: "meta cond"}, commandCondition(c)), h("span", {}, c.text),
+            acts.has(a) ? h("button", {class: "primary", "data-action": a, onclick: () => ctx.act(a)},
+              alike ? `Keep one ${c.name} (the other is discarded)` : "Keep") : null);
+        })));
     }
     if (Array.isArray(obs.hand)) {
       items.push(h("h3", {}, `Your Command cards (${obs.hand.length})`), h("div", {class: "cards", id: "command-cards"}, ...obs.hand.map((c) => {

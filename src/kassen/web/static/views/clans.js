@@ -182,8 +182,12 @@ export function create(ctx) {
         obs.round ? ` · round ${Math.min(obs.round, 7)} of 7` : "",
         obs.cards_left_this_turn ? ` · ${obs.cards_left_this_turn} card${obs.cards_left_this_turn === 1 ? "" : "s"} to deploy this turn` : "",
         obs.teams ? ` · teams: ${obs.teams.map((t) => t.map((i) => (obs.seats || [])[i]).join(" & ")).join(" against ")}` : "");
+      // your side in the left column on every Battlefield (then your partner's in teams; for a
+      // spectator, the lower seat first): the observation lists each Battlefield's sides in its own order
+      const team = (obs.teams || []).find((tm) => tm.includes(viewer)) || [];
+      const rank = (sd) => (sd.seat === viewer ? -2 : team.includes(sd.seat) ? -1 : Number(sd.seat) || 0);
       const rows = (obs.board || []).map((bf) => {
-        const sides = bf.sides || [];
+        const sides = (bf.sides || []).slice().sort((a, b) => rank(a) - rank(b));
         const resolve = ix.tile.get(bf.tile) || [];
         const tile = h("td", {class: "clans-tile", "data-tile": bf.tile, "data-name": bf.name},
           h("div", {class: "tname"}, `${bf.name} · ${bf.vp} VP`),

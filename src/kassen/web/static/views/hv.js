@@ -172,7 +172,7 @@ export function create(ctx) {
       fill(box,
         h("h2", {}, obs.battle_name || "The table"),
         h("p", {class: "muted"}, `Turn ${obs.turn} of ${obs.turn_limit}`,
-          obs.initiative !== null && obs.initiative !== undefined ? ` · initiative: ${seats[obs.initiative]}` : "",
+          obs.initiative !== null && obs.initiative !== undefined ? ` · initiative: ${seats[obs.initiative]} (each side throws 2D6: the lower total wins, a tie is thrown again)` : "",
           ` · at most ${obs.limit} friendly units a zone`),
         grid,
         h("table", {class: "hv-tally"},
