@@ -15,6 +15,8 @@ Figures are CPU seconds (``time.process_time``). The loops run game by game in t
 i, docs game i, int8 game i, legal_ints game i, ...), so all see the same load on a shared
 machine. The env is made once and reset for every game (as a training loop uses it); making it
 is not timed. Each loop plays its own random games (seeded): steps per CPU-second is the figure.
+``--skip-single 1`` makes the env with ``skip_single=True`` (decisions with one legal action played
+by the env: fewer agent steps a game, each with a choice; the engine loop still plays them all).
 """
 
 from __future__ import annotations
@@ -127,8 +129,9 @@ def _commit() -> str:
 
 
 def main() -> None:
-    a = env_args(__doc__, 10)
-    env = kassen.envs.aec_env(a.game)  # made once (its action index and encoder too), not timed
+    a = env_args(__doc__, 10, **{"skip-single": 0})
+    # made once (its action index and encoder too), not timed; --skip-single 1: the env option
+    env = kassen.envs.aec_env(a.game, skip_single=bool(a.skip_single))
     docs_loop(env, a.seed + 10_000)  # the first-use caches (rules, observer, masks), not timed
     engine_game(a.game, a.seed)
     loops: dict[str, Callable[[int], int]] = {"engine": lambda s: engine_game(a.game, s)[0]}
@@ -141,7 +144,8 @@ def main() -> None:
             t0 = time.process_time()
             steps[name] += run(a.seed + i)
             cpu[name] += time.process_time() - t0
-    print(json.dumps({"game": a.game, "games": a.games, "seed": a.seed, "build": kassen.build(), "commit": _commit(),
+    print(json.dumps({"game": a.game, "games": a.games, "seed": a.seed, "skip_single": bool(a.skip_single),
+                      "build": kassen.build(), "commit": _commit(),
                       **{name: {"steps": steps[name], "cpu_s": round(cpu[name], 2),
                                 "steps_per_cpu_s": round(steps[name] / cpu[name])} for name in loops}},
                      indent=1))
