@@ -61,6 +61,8 @@ class _Seat:
         self.extras: dict[str, int] = {}
         #: state.uncontested(side) / 20 of both sides, as last written
         self.unc: list[float] = [0.0, 0.0]
+        #: the inputs of the sides' scalars as last written (``HVObserver.observe``)
+        self.side_key: tuple[Any, ...] = ()
         #: unit id -> the slot scalars written for it (units with a slot)
         self.slot_idx: dict[str, list[int]] = {}
         #: unit id -> its share of the unit planes: the cells, what it adds to each, the cells as a
@@ -380,7 +382,7 @@ class HVObserver:
         mv[i_width] = _clip(width / HV_COLS)
         mv[i_limit] = _clip(limit / 9)
         mv[i_fire] = _clip(len(st.fire_decl[me]) / 10)
-        dyn += self.i_scalars
+        # (written at every call: never zeroed, not in ``dyn``)
         if st.att is not None:
             for k, v in ((sc["attack:cv"], att.get("cv", 0) / 6),
                          (sc["attack:stands"], att.get("stands", 0) / HV_MAX_STANDS),
@@ -405,16 +407,21 @@ class HVObserver:
                 if raw[3] == "table":
                     held[raw[1]].add(raw[2])
             ss.unc = [len((held[0] - held[1]) & zones) / 20, len((held[1] - held[0]) & zones) / 20]
+        # both sides' tally, units at the start, their 1/3 and Breakpoint values and zones held:
+        # written when one of their inputs changed since this seat last looked (not in ``dyn``)
         unc = ss.unc
-        for s_ in (0, 1):
-            tally_i, start_i, third_i, break_i, unc_i = self.side_sc[0 if s_ == me else 1]
-            third, breakpoint = st.values(s_)
-            mv[tally_i] = _clip(st.tally[s_] / 20)
-            mv[start_i] = _clip(st.start_units[s_] / 20)
-            mv[third_i] = _clip(third / 20)
-            mv[break_i] = _clip(breakpoint / 20)
-            mv[unc_i] = _clip(unc[s_])
-            dyn += (tally_i, start_i, third_i, break_i, unc_i)
+        tally, start_units = st.tally, st.start_units
+        side_key = (tally[0], tally[1], start_units[0], start_units[1], unc[0], unc[1])
+        if side_key != ss.side_key:
+            ss.side_key = side_key
+            for s_ in (0, 1):
+                tally_i, start_i, third_i, break_i, unc_i = self.side_sc[0 if s_ == me else 1]
+                third, breakpoint = st.values(s_)
+                mv[tally_i] = _clip(tally[s_] / 20)
+                mv[start_i] = _clip(start_units[s_] / 20)
+                mv[third_i] = _clip(third / 20)
+                mv[break_i] = _clip(breakpoint / 20)
+                mv[unc_i] = _clip(unc[s_])
         decision = p.get("t")
         if decision:
             got = sc.get(f"decision:{decision}")
