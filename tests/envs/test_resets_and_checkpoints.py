@@ -333,3 +333,15 @@ def test_gymnasium_skip_single():
         _obs, _r, term, trunc, info = env.step(info["legal_ints"][0])
         if term or trunc:
             break
+
+
+@pytest.mark.parametrize("gid", ["cc-samurai", "clans"])
+def test_skip_single_passes_the_pettingzoo_and_gymnasium_checks(gid):
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test, seed_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(ke.aec_env(gid, seed=2, skip_single=True), num_cycles=3000)
+        seed_test(lambda: ke.aec_env(gid, skip_single=True), num_cycles=300)
+        check_env(gymnasium.make(f"kassen/{gid}-v0", opponent="random", skip_single=True).unwrapped)
