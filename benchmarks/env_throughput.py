@@ -2,18 +2,21 @@
 
     .venv/bin/python benchmarks/env_throughput.py --game cc-samurai --games 10 --seed 0
 
-The loop measured is the one ``docs/research.md`` shows (``docs_loop`` below, the same code):
+The loop measured is the one ``docs/research.md`` shows (``docs_loop`` below, the same code with
+the pick of the action as a function, ``PICKS``):
 every step reads the acting seat's observation tensor and mask from ``env.last()`` and picks a
 uniformly random legal action by scanning the mask (read as ``bool``). Two variants are timed
 too: ``int8`` (the same loop scanning the ``int8`` mask itself, the docs' loop before issue 34)
 and ``legal_ints`` (the action drawn from ``info["legal_ints"]``, no scan). ``engine`` plays
-random games on the protocol alone (``kassen bench``'s loop, with the envs' game options). The issue's targets, in steps per
-CPU-second: cc-samurai >= 25,000, clans (2 players) >= 20,000, honourable-victory >= 4,000.
+random games on the protocol alone (``kassen bench``'s loop, with the envs' game options). The
+issue's targets, in steps per CPU-second: cc-samurai >= 25,000, clans (2 players) >= 20,000, honourable-victory >= 4,000.
 
 Figures are CPU seconds (``time.process_time``). The loops run game by game in turn (engine game
 i, docs game i, int8 game i, legal_ints game i, ...), so all see the same load on a shared
 machine. The env is made once and reset for every game (as a training loop uses it); making it
 is not timed. Each loop plays its own random games (seeded): steps per CPU-second is the figure.
+``--skip-single 1`` makes the env with ``skip_single=True`` (decisions with one legal action played
+by the env: fewer agent steps a game, each with a choice; the engine loop still plays them all).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import json
 import random
 import subprocess
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -33,8 +37,30 @@ from kassen.envs.core import env_options
 from kassen.rulesets.registry import load_game
 
 
-def docs_loop(env: Any, seed: int) -> int:
-    """The loop of docs/research.md ("PettingZoo"); returns the actions played."""
+def _bool_scan(obs: Any, info: dict[str, Any], rng: np.random.Generator) -> int:
+    """The docs' pick: scan the mask read as ``bool`` (no copy, a fast scan)."""
+    legal = np.flatnonzero(obs["action_mask"].view(bool))
+    return int(legal[rng.integers(len(legal))])
+
+
+def _int8_scan(obs: Any, info: dict[str, Any], rng: np.random.Generator) -> int:
+    """The docs' pick before issue 34: scan the ``int8`` mask itself."""
+    return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+
+def _legal_ints(obs: Any, info: dict[str, Any], rng: np.random.Generator) -> int:
+    """No scan: draw from ``info["legal_ints"]`` (the observation is still taken)."""
+    legal = info["legal_ints"]
+    return int(legal[int(rng.integers(len(legal)))])
+
+
+#: how each variant of the docs' loop picks its random legal action
+PICKS = {"docs": _bool_scan, "int8": _int8_scan, "legal_ints": _legal_ints}
+
+
+def docs_loop(env: Any, seed: int, pick: Callable[[Any, dict[str, Any], np.random.Generator], int] = _bool_scan) -> int:
+    """The loop of docs/research.md ("PettingZoo"), the action picked by ``pick`` (``PICKS``; the
+    default is the docs' own); returns the actions played."""
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     steps = 0
@@ -43,41 +69,7 @@ def docs_loop(env: Any, seed: int) -> int:
         if terminated or truncated:
             action = None
         else:
-            legal = np.flatnonzero(obs["action_mask"].view(bool))  # the bool view: no copy, a fast scan
-            action = int(legal[rng.integers(len(legal))])
-            steps += 1
-        env.step(action)
-    return steps
-
-
-def int8_loop(env: Any, seed: int) -> int:
-    """The same loop scanning the int8 mask (the docs' loop before issue 34)."""
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    steps = 0
-    for _agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            action = None
-        else:
-            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            steps += 1
-        env.step(action)
-    return steps
-
-
-def legal_ints_loop(env: Any, seed: int) -> int:
-    """The same loop drawing from ``info["legal_ints"]`` (the observation is still taken)."""
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    steps = 0
-    for _agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            action = None
-        else:
-            legal = info["legal_ints"]
-            action = legal[int(rng.integers(len(legal)))]
+            action = pick(obs, info, rng)
             steps += 1
         env.step(action)
     return steps
@@ -137,12 +129,14 @@ def _commit() -> str:
 
 
 def main() -> None:
-    a = env_args(__doc__, 10)
-    env = kassen.envs.aec_env(a.game)  # made once (its action index and encoder too), not timed
+    a = env_args(__doc__, 10, **{"skip-single": 0})
+    # made once (its action index and encoder too), not timed; --skip-single 1: the env option
+    env = kassen.envs.aec_env(a.game, skip_single=bool(a.skip_single))
     docs_loop(env, a.seed + 10_000)  # the first-use caches (rules, observer, masks), not timed
     engine_game(a.game, a.seed)
-    loops = {"engine": lambda s: engine_game(a.game, s)[0], "docs": lambda s: docs_loop(env, s),
-             "int8": lambda s: int8_loop(env, s), "legal_ints": lambda s: legal_ints_loop(env, s)}
+    loops: dict[str, Callable[[int], int]] = {"engine": lambda s: engine_game(a.game, s)[0]}
+    for name, pick in PICKS.items():
+        loops[name] = lambda s, pick=pick: docs_loop(env, s, pick)  # type: ignore[misc]
     steps = dict.fromkeys(loops, 0)
     cpu = dict.fromkeys(loops, 0.0)
     for i in range(a.games):
@@ -150,7 +144,8 @@ def main() -> None:
             t0 = time.process_time()
             steps[name] += run(a.seed + i)
             cpu[name] += time.process_time() - t0
-    print(json.dumps({"game": a.game, "games": a.games, "seed": a.seed, "build": kassen.build(), "commit": _commit(),
+    print(json.dumps({"game": a.game, "games": a.games, "seed": a.seed, "skip_single": bool(a.skip_single),
+                      "build": kassen.build(), "commit": _commit(),
                       **{name: {"steps": steps[name], "cpu_s": round(cpu[name], 2),
                                 "steps_per_cpu_s": round(steps[name] / cpu[name])} for name in loops}},
                      indent=1))

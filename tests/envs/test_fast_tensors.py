@@ -147,3 +147,37 @@ def test_clan_tensors_after_skipped_decisions_and_states_seen_twice(scenario):
                 break
             st = st.apply(rng.choice(st.legal_actions()))
             seen.append(st)
+
+
+def test_honourable_victory_tensors_out_of_order_and_now_and_then():
+    """The An Honourable Victory! observer rewrites a unit's slot and its share of the unit planes
+    only when what the unit shows changed since that seat last looked (the planes' cells summed
+    again in the state's order of the units): a seat that looks only now and then, states looked at
+    again out of order (as a search over OpenSpiel clones does) and the end of the battle still give
+    the JSON view's tensor."""
+    from kassen.envs.fast_hv import HVObserver
+    from kassen.envs.tensors import encoder
+
+    game = load_game("honourable-victory")
+    ob = HVObserver(encoder("honourable-victory"))
+    checked = 0
+    for scenario in game.scenarios():
+        for seed in (4, 5):
+            st = game.new_state(scenario, seed, concede=False)
+            rng = random.Random(seed)
+            seen = [st]
+            while True:
+                for seat in (0, 1):
+                    if st.is_terminal() or rng.random() < 0.3:
+                        assert np.array_equal(ob.observe(st, seat), observe(st, seat)), (scenario, seed, seat)
+                        checked += 1
+                if rng.random() < 0.2:  # an older state again
+                    old = rng.choice(seen)
+                    seat = rng.randrange(2)
+                    assert np.array_equal(ob.observe(old, seat), observe(old, seat)), (scenario, seed, "old")
+                    checked += 1
+                if st.is_terminal():
+                    break
+                st = st.apply(rng.choice(st.legal_actions()))
+                seen.append(st)
+    assert checked > 100

@@ -260,3 +260,88 @@ def test_the_legal_integers_and_the_bool_view_are_the_mask(gid):
         env.step(int(rng.choice(info["legal_ints"])))
     assert sorted(ginfo["legal_ints"]) == np.flatnonzero(gobs["action_mask"]).tolist()
     assert len(ginfo["legal_actions"]) == len(ginfo["legal_ints"]) > 0
+
+
+# -- item 2: decisions with a single legal action ---------------------------------------------------
+def _random_game(env, seed: int, cap: int = 4000) -> list[int]:
+    """A seeded random game through the AEC env; the number of legal actions at each agent step."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    counts = []
+    for _agent in env.agent_iter(cap):
+        obs, _r, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = info["legal_ints"]
+        assert sorted(legal) == list(np.flatnonzero(obs["action_mask"].view(bool)))
+        counts.append(len(legal))
+        env.step(legal[int(rng.integers(len(legal)))])
+    return counts
+
+
+@pytest.mark.parametrize("gid, forced", [("cc-samurai", True), ("clans", True), ("honourable-victory", False)])
+def test_skip_single_plays_the_forced_decisions_and_the_game_is_the_same(gid, forced):
+    """skip_single=True: no agent is asked a decision with one legal action (a pass-only Dragon
+    window, R32, in C&C); those actions are played by the env and kept in the history, and
+    replaying that history without the option gives the same game. (An Honourable Victory!
+    without concession had no forced decision in these games.)"""
+    skip, plain = ke.aec_env(gid, skip_single=True), ke.aec_env(gid)
+    skipped = 0
+    for seed in range(3):
+        counts = _random_game(skip, seed)
+        assert counts and min(counts) >= 2
+        m = skip.unwrapped.match
+        assert m.state.is_terminal()
+        skipped += len(m.history) - len(counts)
+        plain.reset(seed=seed)
+        pm = plain.unwrapped.match
+        for text in m.history:
+            pm.play(pm.ints()[pm.legal().index(text)])
+        assert pm.state.to_json() == m.state.to_json()
+    assert (skipped > 0) == forced
+
+
+def test_skip_single_is_off_by_default():
+    """Without the option every decision of the rules is an agent step, forced ones too."""
+    env = ke.aec_env("cc-samurai")
+    assert min(min(_random_game(env, seed)) for seed in range(3)) == 1
+
+
+def test_skip_single_checkpoints_and_goes_on_identically():
+    env = ke.aec_env("cc-samurai", skip_single=True)
+    env.reset(seed=4)
+    _play(env, 150)
+    copy_ = pickle.loads(pickle.dumps(env))
+    assert copy_.unwrapped.match.history == env.unwrapped.match.history
+    for _ in range(200):
+        if not env.agents:
+            break
+        (o1, r1, t1, u1, i1), (o2, r2, t2, u2, i2) = env.last(), copy_.last()
+        assert np.array_equal(o1["observation"], o2["observation"]) and (r1, t1, u1) == (r2, t2, u2)
+        assert i1 == i2 and (t1 or u1 or len(i1["legal_ints"]) >= 2)
+        a = None if t1 or u1 else i1["legal_ints"][-1]
+        env.step(a)
+        copy_.step(a)
+
+
+def test_gymnasium_skip_single():
+    env = gymnasium.make("kassen/cc-samurai-v0", opponent="random", skip_single=True)
+    _obs, info = env.reset(seed=2)
+    for _ in range(300):
+        assert len(info["legal_ints"]) >= 2
+        _obs, _r, term, trunc, info = env.step(info["legal_ints"][0])
+        if term or trunc:
+            break
+
+
+@pytest.mark.parametrize("gid", ["cc-samurai", "clans"])
+def test_skip_single_passes_the_pettingzoo_and_gymnasium_checks(gid):
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test, seed_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(ke.aec_env(gid, seed=2, skip_single=True), num_cycles=3000)
+        seed_test(lambda: ke.aec_env(gid, skip_single=True), num_cycles=300)
+        check_env(gymnasium.make(f"kassen/{gid}-v0", opponent="random", skip_single=True).unwrapped)

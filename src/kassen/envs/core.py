@@ -106,9 +106,13 @@ class Match:
     (``sys.getrefcount``): a mask an agent keeps never changes, and a loop that drops the previous
     mask before asking the next one writes a few bytes instead of a new 35 KB array."""
 
-    def __init__(self, game: Game | str, scenario: str | None = None, **options: Any) -> None:
+    def __init__(self, game: Game | str, scenario: str | None = None, skip_single: bool = False,
+                 **options: Any) -> None:
         self.game: Game = resolve_game(game)
         self.scenario = scenario
+        #: play every decision with a single legal action at once (the envs' ``skip_single``): the
+        #: agents see only decisions with a choice; the actions so played are in ``history`` too
+        self.skip_single = bool(skip_single)
         self.options: dict[str, Any] = env_options(self.game.id, options)
         #: the seed of the game being played (``reset``) and the actions played since, in notation:
         #: what a checkpoint keeps (:func:`match_checkpoint`)
@@ -141,6 +145,8 @@ class Match:
         self.state = self.game.new_state(self.scenario, seed, **self.options)
         self.rng = Rng(seed ^ 0x5EED)
         self.state = skip_chance(self.state, self.rng)
+        if self.skip_single:
+            self._skip()
 
     @property
     def n_seats(self) -> int:
@@ -243,8 +249,23 @@ class Match:
                 else:
                     self._fresh()
                     text = self.index.decode(i, self._legal)
+        self.replay(text)
+        if self.skip_single:
+            self._skip()
+
+    def replay(self, text: str) -> None:
+        """Play the action ``text`` (notation) and nothing else (no ``skip_single``): a checkpoint's
+        history holds every action, those played by ``skip_single`` too."""
         self.state = skip_chance(self.state.apply(text), self.rng)
         self.history.append(text)
+
+    def _skip(self) -> None:
+        """Play the decisions that have a single legal action (``skip_single``) until one has a
+        choice or the game is over."""
+        self._fresh()
+        while len(self._legal) == 1 and not self.state.is_terminal():
+            self.replay(self._legal[0])
+            self._fresh()
 
     def returns(self) -> list[float]:
         res, n = self.state.result(), self.n_seats
@@ -261,6 +282,8 @@ def match_checkpoint(match: Match) -> dict[str, Any]:
 
 def match_restore(match: Match, checkpoint: dict[str, Any]) -> None:
     """Replay a :func:`match_checkpoint` on ``match`` (a new match of the same game and options)."""
+    skip, match.skip_single = match.skip_single, False  # the history has the skipped actions too
     match.reset(int(checkpoint["seed"]))
+    match.skip_single = skip
     for text in checkpoint["history"]:
-        match.play(str(text))
+        match.replay(str(text))
