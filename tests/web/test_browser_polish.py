@@ -5,6 +5,7 @@ cannot be ordered, the AI's plans in every game with levels, and Kensei's seats.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -210,7 +211,9 @@ def test_clicking_a_unit_that_cannot_be_ordered_says_why_from_the_observation(br
     msg = page.locator("#messages").inner_text()
     assert f"orders in the {' and '.join(named)} section only" in msg and outside[0] in msg, msg
     # ordered already
-    first = sorted(orderable)[0]
+    # (a hex whose unit is its only order: a hex with a Leader too opens a menu of the two)
+    per_hex = Counter(a["action"].split()[1] for a in v["actions"] if a["action"].startswith("order "))
+    first = sorted(h for h in orderable if per_hex[h] == 1)[0]
     page.locator(f'#board g.unit[data-hex="{first}"]').click()
     page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}")
     if api(server, f"/api/games/{gid}", red)["observation"]["pending"]["decision"] == "order":
