@@ -202,3 +202,31 @@ def play_until(svc: GameService, game_id: str, stop: Any, limit: int = 5000) -> 
             time.sleep(0.005)
             continue
         svc.act(live, mover, aggressive(s), None)
+
+
+# ------------------------------------------------------------------ the page in a real browser
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright, one per test module (``make test`` installs it)."""
+    from tests.web.browsing import ARGS, CHROMIUM
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("chromium is not installed: run `sudo apt-get install -y chromium` (make test does it as root)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """``kassen serve`` in its own process on a fresh SQLite file, one per test module."""
+    from tests.web.test_restart import Server, free_port
+
+    name = request.module.__name__.rsplit(".", 1)[-1]
+    srv = Server(f"sqlite:///{tmp_path_factory.mktemp(name) / 'games.db'}", free_port())
+    srv.start()
+    yield srv
+    srv.stop()

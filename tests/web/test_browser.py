@@ -9,41 +9,16 @@ A screenshot of the board is saved under ``test-artifacts/``.
 from __future__ import annotations
 
 import re
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.web.browsing import ARTIFACTS
 from tests.web.test_restart import Server, free_port
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 HEX = re.compile(r"^[A-Y]([0-9]{1,2})$")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("chromium is not installed: run `sudo apt-get install -y chromium` (make test does it as root)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('web') / 'games.db'}", free_port())
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def rows(action: str) -> list[int]:

@@ -13,41 +13,18 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, choose
+from tests.web.browsing import ARTIFACTS
+from tests.web.test_browser import choose
 from tests.web.test_browser_turns import api, new_game
-from tests.web.test_restart import Server, free_port
+from tests.web.test_restart import Server
 
 HEX = re.compile(r"^[A-Y][0-9]{1,2}$")
 
 #: measured on main at commit cf3072a with this script: 128 clicks for the 101 decisions of the
 #: whole skirmish (Blue won on banners; card 11, panel 41, hex 71, hex menu 3, confirm 2)
 CLICKS_BEFORE, DECISIONS_BEFORE = 128, 101
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("chromium is not installed: run `sudo apt-get install -y chromium` (make test does it as root)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('clicks') / 'games.db'}", free_port())
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def test_a_whole_skirmish_takes_no_more_clicks_than_before(browser: Any, server: Server) -> None:

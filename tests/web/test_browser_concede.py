@@ -3,35 +3,12 @@ other side wins, both pages say so and the replay opens."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.web.test_browser import ARGS, CHROMIUM
-from tests.web.test_restart import Server, free_port
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("chromium is not installed: run `sudo apt-get install -y chromium` (make test does it as root)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('concede') / 'games.db'}", free_port())
-    srv.start()
-    yield srv
-    srv.stop()
+from tests.web.test_restart import Server
 
 
 def test_concede_asks_then_the_other_side_wins_and_the_replay_opens(browser: Any, server: Server) -> None:

@@ -5,15 +5,11 @@ Instability API, shifts right after the person's own input excluded as the metri
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
+from tests.web.browsing import ARTIFACTS
 from tests.web.test_browser_turns import act_in_page, api, new_game, red_plan
-from tests.web.test_restart import Server, free_port
+from tests.web.test_restart import Server
 
 CLS = """
 window.__cls = {value: 0, shifts: []};
@@ -25,26 +21,6 @@ new PerformanceObserver((list) => {
   }
 }).observe({type: 'layout-shift', buffered: true});
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("chromium is not installed: run `sudo apt-get install -y chromium` (make test does it as root)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('layout') / 'games.db'}", free_port())
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def test_the_board_does_not_move_over_20_decisions(browser: Any, server: Server) -> None:

@@ -6,36 +6,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
+from tests.web.browsing import ARTIFACTS
 from tests.web.test_browser_turns import api, new_game
 from tests.web.test_restart import Server, free_port
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("chromium is not installed: run `sudo apt-get install -y chromium` (make test does it as root)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('polish') / 'games.db'}", free_port())
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def desktop(browser: Any) -> tuple[Any, Any, list[str]]:

@@ -13,38 +13,15 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM
-from tests.web.test_restart import Server, free_port
+from tests.web.browsing import ARTIFACTS
+from tests.web.test_restart import Server
 
 HEXRE = re.compile(r"^[A-Y][0-9]{1,2}$")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from pathlib import Path
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail("chromium is not installed: run `sudo apt-get install -y chromium` (make test does it as root)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('turns') / 'games.db'}", free_port())
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def api(server: Server, path: str, token: str | None = None, body: Any = None) -> Any:

@@ -13,7 +13,6 @@ from typing import Any
 import httpx
 from playwright.sync_api import expect
 
-from tests.web.test_browser import browser, server  # noqa: F401  (fixtures)
 from tests.web.test_restart import Server, act, pick, view
 
 #: (hex, unit, Leader) of each side, every section held from each side's own point of view

@@ -221,7 +221,7 @@ def test_the_api_docs_need_nothing_from_outside_and_no_inline_script(live: Live)
 
 
 def test_the_api_docs_draw_under_the_csp_in_a_browser(live: Live) -> None:
-    from tests.web.test_browser import ARGS, CHROMIUM
+    from tests.web.browsing import ARGS, CHROMIUM
 
     if not Path(CHROMIUM).exists():
         pytest.fail("chromium is not installed: run `sudo apt-get install -y chromium` (make test does it as root)")
