@@ -184,7 +184,7 @@ class HVObserver:
                 k = ch["daimyo:own" if s_ == me else "daimyo:enemy"] + c
                 mv[k] = 1.0
                 dyn.append(k)
-        p = st._top()
+        p = st.pending()
         att = st.att or {}
         pend_unit, pend_target = p.get("unit"), p.get("target")
         att_a, att_t = att.get("a"), att.get("t")
@@ -298,7 +298,7 @@ class HVObserver:
                 mv[k] = 0.0
             del slot_sig[uid]
         res = st.result()
-        mover = None if res is not None or not st.stack else st.stack[-1]["seat"]
+        mover = st.to_move()
         tl = max(1, st.opts["turn_limit"])
         for k, v in ((sc["to-move-is-me"], float(mover == me)), (sc["initiative-is-me"], float(st.init == me)),
                      (sc["turn"], st.turn / tl), (sc["turn-limit"], tl / 100), (sc["width"], width / HV_COLS),
@@ -327,7 +327,7 @@ class HVObserver:
             mv[break_i] = breakpoint / 20
             mv[unc_i] = len((held[s_] - held[1 - s_]) & zones) / 20
             dyn += (tally_i, start_i, third_i, break_i, unc_i)
-        decision = p.get("t")
+        decision = st.pending_kind()
         if decision:
             got = sc.get(f"decision:{decision}")
             if got is not None:

@@ -485,6 +485,61 @@ class CCState(
             return f"{SIDE_NAMES[task['seat']].title()} must now {pending}"
         return f"not legal now ({SIDE_NAMES[task['seat']].title()} must {pending})"
 
+
+    # ---------------------------------------------------------------- queries
+    # What the AI and the environments read of a moment of play, named, instead of the rules'
+    # encodings (the stack, the turn info): tests/test_no_private_reads.py keeps them out of
+    # kassen.ai and kassen.envs. Every list and dict returned is the state's own, never changed
+    # in place once apply has returned the state (a child replaces what it changes), so a reader
+    # may keep it and compare it by identity; the reader must not change it.
+    def pending(self) -> JSON | None:
+        """The task on top of the stack: the decision pending (a record of tasks.py: ``t`` its
+        kind, ``seat`` who decides, ``step``, ``att``, ``tgt``... by kind), or None when the stack
+        is empty. Read only."""
+        stack = self.stack
+        return stack[-1] if stack else None
+
+    def pending_kind(self) -> str:
+        """The kind of the task on top (``play``, ``order``, ``move``, ``battle``, ``end``,
+        ``combat``, ``retreat``...), ``""`` when the stack is empty."""
+        stack = self.stack
+        if not stack:
+            return ""
+        kind: str = stack[-1]["t"]
+        return kind
+
+    def moved(self, u: Unit) -> bool:
+        """True when unit ``u`` has moved this turn (at least one hex)."""
+        steps: int = self.ti["moved"].get(f"u:{u.uid}", 0)
+        return steps > 0
+
+    def moves_made(self) -> dict[str, int]:
+        """The hexes moved this turn by each piece that moved, by order key (``u:<uid>``,
+        ``l:<lid>``). Read only."""
+        made: dict[str, int] = self.ti["moved"]
+        return made
+
+    def orders_given(self) -> list[str]:
+        """The order keys (``u:<uid>``, ``l:<lid>``; ``key_hex`` finds the piece) of the units and
+        Leaders ordered this turn, in the order given. Read only."""
+        orders: list[str] = self.ti["orders"]
+        return orders
+
+    def card_played(self) -> str | None:
+        """The Command card played this turn (its id), None before one is played."""
+        card: str | None = self.ti.get("card")
+        return card
+
+    def card_effect(self) -> str | None:
+        """The special effect of the order the card played gives (``hold``, ``serpent``...),
+        None for a plain order."""
+        effect: str | None = self.ti["spec"].get("effect")
+        return effect
+
+    def dragons_in_play(self) -> list[str]:
+        """The Dragon cards played this turn and still in play (their ids). Read only."""
+        dip: list[str] = self.ti["dragons_in_play"]
+        return dip
     # ----------------------------------------------------------------- basics
     def side_name(self, side: int) -> str:
         return self.game.seats[side]  # "Red", "Blue": the game's seat names
