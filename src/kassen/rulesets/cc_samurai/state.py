@@ -13,7 +13,7 @@ This module holds the data of a moment of play (``__init__``, ``clone``, JSON), 
 protocol methods and the few helpers every rule uses. The rules are mixins, one
 module per rulebook section (see docs/engine.md, "A ruleset laid out by its
 rulebook"): turn.py, orders.py, movement.py, battle.py, close_ranged.py,
-bolster.py, leaders.py, honor.py, victory.py, windows.py (Dragon card windows; the
+retreat.py, leaders.py, honor.py, victory.py, windows.py (Dragon card windows; the
 cards are in dragons.py), view.py. The task machine is kassen.engine.tasks.
 """
 
@@ -31,7 +31,6 @@ from kassen.engine.rng import Rng
 from kassen.engine.tasks import TaskMachine
 from kassen.rulesets.cc_samurai.battle import BattleRules
 from kassen.rulesets.cc_samurai.board import HEXES, SIDE_NAMES, Leader, Unit, board
-from kassen.rulesets.cc_samurai.bolster import BolsterRules
 from kassen.rulesets.cc_samurai.close_ranged import CombatSequence
 from kassen.rulesets.cc_samurai.common import (
     _DECISION_NAMES,
@@ -58,6 +57,7 @@ from kassen.rulesets.cc_samurai.honor import HonorRules
 from kassen.rulesets.cc_samurai.leaders import LeaderRules
 from kassen.rulesets.cc_samurai.movement import MovementRules
 from kassen.rulesets.cc_samurai.orders import OrderCache, OrderRules
+from kassen.rulesets.cc_samurai.retreat import RetreatRules
 from kassen.rulesets.cc_samurai.tasks import (
     BattleTask,
     CombatTask,
@@ -93,7 +93,7 @@ class CCState(
     MovementRules,
     BattleRules,
     CombatSequence,
-    BolsterRules,
+    RetreatRules,
     LeaderRules,
     HonorRules,
     DragonWindows,
