@@ -44,7 +44,7 @@ SEARCHED = ("order", "move", "battle")
 
 
 def _top(s: CCState) -> str:
-    return str(s.stack[-1]["t"]) if s.stack else ""
+    return s.pending_kind()
 
 
 class Node:

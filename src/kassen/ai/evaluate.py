@@ -264,7 +264,7 @@ def _kills(s: CCState, h: Hex, w: Weights) -> list[tuple[Hex, float]]:
     (a unit eliminated, bodyguards excepted; a lone Leader hit by a sword), with the chance."""
     u = s.units[h]
     ut = s.ut(u)
-    moved = s.ti["moved"].get(f"u:{u.uid}", 0) > 0
+    moved = s.moved(u)
     out: list[tuple[Hex, float]] = []
     for kind, targets in (("close", s.close_targets(h)), ("ranged", s.ranged_targets(h))):
         for n in targets:
@@ -291,12 +291,12 @@ def win_chance(s: CCState, w: Weights) -> float:
     left without a target of its own attacks again the one where it adds most), and eliminate at
     least the banners it lacks (units and lone Leaders; attacks independent; 0 outside its own
     turn)."""
-    if not s.stack or s.stack[-1]["t"] not in ("order", "move", "battle") or s.is_terminal():
+    if s.pending_kind() not in ("order", "move", "battle") or s.is_terminal():
         return 0.0
     active = s.active
     needed = max(1, s.victory - s.banners[active])
     options: list[tuple[float, Hex, int]] = []
-    for i, key in enumerate(s.ti["orders"]):
+    for i, key in enumerate(s.orders_given()):
         if key[0] != "u":
             continue
         h = s.key_hex(key)
@@ -373,7 +373,7 @@ def _pending(s: CCState, h: Hex, w: Weights) -> float:
     u = s.units[h]
     ut = s.ut(u)
     best = 0.0
-    moved = s.ti["moved"].get(f"u:{u.uid}", 0) > 0
+    moved = s.moved(u)
     for n in s.close_targets(h):
         if n in s.units:
             bonus = s.combat_dice("close", h, n, False) - dice_count(ut, "close", 1, moved, u.blocks, s.ter(h), s.ter(n), 0)
@@ -466,7 +466,7 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
         if "dragon_card" in w:
             f["dragon_card"] += sg * min(len(s.dragons[side]), hon / dragon_cost)
     active = s.active
-    top = s.stack[-1]["t"] if s.stack else "end"
+    top = s.pending_kind() or "end"
     own_turn_phase = top in ("order", "move", "battle", "combat", "retreat", "lretreat", "loh", "dloh", "dragon", "pick")
     # threats: the side that plays the next whole turn counts more
     next_side = active if top == "play" else 1 - active
@@ -548,7 +548,7 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
         ts = sorted(threats[side], reverse=True)[:k] if k else threats[side]
         f["threat_next" if side == next_side else "threat_later"] += sign[side] * sum(ts)
     if own_turn_phase and top != "play":
-        orders = s.ti["orders"]
+        orders = s.orders_given()
         pending = 0.0
         for key in orders:
             if key[0] != "u":

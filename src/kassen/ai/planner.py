@@ -70,13 +70,13 @@ RESIGN = ("concede", "resign", "surrender")
 
 
 def _top(s: CCState) -> str:
-    return str(s.stack[-1]["t"]) if s.stack else ""
+    return s.pending_kind()
 
 
 def _signature(s: CCState) -> tuple[Any, ...]:
     """What a plan step depends on: the pieces, the orders given and the moves made (public)."""
-    return (tuple(sorted(s.units.items())), tuple(sorted(s.leaders.items())), tuple(s.ti["orders"]),
-            tuple(sorted(s.ti["moved"].items())), _top(s))
+    return (tuple(sorted(s.units.items())), tuple(sorted(s.leaders.items())), tuple(s.orders_given()),
+            tuple(sorted(s.moves_made().items())), _top(s))
 
 
 class TurnPlanner(Player):
@@ -321,7 +321,7 @@ class TurnPlanner(Player):
             cands = [a for a in legal if a.startswith("order ") and a not in ban]
             base_done = settle(s.apply("done"), seat, w, self.rng)
             base = evaluate(base_done, seat, w)
-            effect = s.ti["spec"].get("effect")
+            effect = s.card_effect()
             best, best_gain = "done", 0.05
             for a in cands:
                 key = (a, effect)
@@ -475,7 +475,7 @@ def attack_value(s: CCState, action: str, w: Weights) -> float:
         return 0.3 * float(w["banner"])
     kind = "close" if parts[0] == "attack" else "ranged"
     ut = s.ut(u)
-    moved = s.ti["moved"].get(f"u:{u.uid}", 0) > 0
+    moved = s.moved(u)
     n_total = s.combat_dice(kind, ah, dh, False)
     from kassen.rulesets.cc_samurai.combat import dice_count
 
@@ -520,8 +520,8 @@ def _gain_ground(s: CCState, seat: int, legal: list[str], w: Weights) -> str:
     for a in legal:
         s2 = s.apply(a)
         v = evaluate(s2, seat, w)
-        top = s2.stack[-1] if s2.stack else {}
-        if top.get("t") == "combat" and top.get("step") == "bonus" and top.get("seat") == seat:
+        top = s2.pending() or {}
+        if s2.pending_kind() == "combat" and top.get("step") == "bonus" and top.get("seat") == seat:
             h = s2.b.parse(top["tgt"])
             u = s2.units.get(h)
             if u is not None:
@@ -539,8 +539,8 @@ def react(s: CCState, seat: int, legal: list[str], w: Weights, rng: Rng) -> str:
     legal = [a for a in legal if a not in RESIGN] or legal
     if len(legal) == 1:
         return legal[0]
-    top = s.stack[-1] if s.stack else {}
-    t = top.get("t", "")
+    top = s.pending() or {}
+    t = s.pending_kind()
     if t == "combat":
         step = top.get("step")
         if step == "react":

@@ -21,6 +21,16 @@ kind (resolved once per class, not per call):
 or the game is over (``finished()``); ``before_step()`` is a hook run before
 each one (a ruleset's "at any moment" rule, such as a tent left empty).
 
+:meth:`TaskMachine.apply` is the one ``apply`` of a state built on the machine:
+the action normalised (words apart by any whitespace), checked against the legal
+actions (illegal: ``IllegalActionError`` with ``why_illegal(action)``, and nothing
+changes), then on a copy of the state (``fork()``): the action run
+(``run_action``), the automatic steps (``advance``), and the events the step
+produced collected (``collect_events``) into ``events``. A ruleset gives ``fork``
+and ``why_illegal`` and may override the steps; C&C Samurai's compiled state keeps
+its own copy of these steps in native code (``CCState.apply``), the same steps in
+the same order.
+
 >>> class Count(TaskMachine):
 ...     def __init__(self):
 ...         self.stack, self._legal, self.n = [{"t": "count", "seat": 0}], None, 0
@@ -43,7 +53,10 @@ each one (a ruleset's "at any moment" rule, such as a tent left empty).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
+
+from kassen.engine.errors import IllegalActionError
+from kassen.engine.events import Event
 
 #: a task: a JSON object with at least ``t`` (its kind) and ``seat`` (who decides)
 Task = dict[str, Any]
@@ -56,6 +69,9 @@ class TaskMachine:
 
     stack: list[Task]
     _legal: list[str] | None
+    #: the events of the last ``apply`` (public), and those the step being run has produced so far
+    events: tuple[Event, ...]
+    _ev: list[Event]
     #: kind -> (legal, act, auto) functions of this class, filled on first use
     _task_handlers: ClassVar[dict[str, _Handlers]]
 
@@ -70,6 +86,37 @@ class TaskMachine:
             got = cls._task_handlers[kind] = (getattr(cls, f"_legal_{kind}", None), getattr(cls, f"_act_{kind}", None),
                                               getattr(cls, f"_auto_{kind}", None))
         return got
+
+    def legal_actions(self) -> list[str]:
+        """The legal actions of the seat to move (a copy; none once the stack is empty)."""
+        return list(self.pending_actions()) if self.stack else []
+
+    def fork(self) -> Self:
+        """The copy ``apply`` runs the action on: nothing this state holds may change. Override."""
+        raise NotImplementedError(f"{type(self).__name__} has no fork()")
+
+    def why_illegal(self, action: str) -> str:
+        """Why ``action`` (not legal now) is refused, one line for the person who asked. Override."""
+        return "not a legal action now" if self.legal_actions() else "the game is over"
+
+    def collect_events(self) -> None:
+        """Hand the events the step produced to ``events`` (a new list is started)."""
+        self.events = tuple(self._ev)
+        self._ev = []
+
+    def apply(self, action: str) -> Self:
+        """The state after ``action``: normalised, checked, run on a fork, automatic steps run,
+        events collected. Illegal: ``IllegalActionError``, and this state is unchanged."""
+        legal = self.legal_actions()
+        if action not in legal:
+            action = " ".join(action.split())
+            if action not in legal:
+                raise IllegalActionError(action, self.why_illegal(action), legal)
+        s = self.fork()
+        s.run_action(action)
+        s.advance()
+        s.collect_events()
+        return s
 
     def finished(self) -> bool:
         """True when the game is over (no more steps run). Override."""

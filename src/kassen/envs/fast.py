@@ -269,8 +269,7 @@ class CCObserver:
             if old_held is None or held != old_held:
                 self._write(ss, ss.objectives, tuple(held), self._objectives(st, seat, flip), False)
             ss.held = held
-        ti = st.ti
-        orders: list[str] = ti["orders"]
+        orders = st.orders_given()
         old_orders = ss.orders
         if orders is not old_orders or (changed and orders):
             if old_orders is None or orders != old_orders:
@@ -294,12 +293,11 @@ class CCObserver:
                         break
             ss.orders = orders
         res = st.result()
-        stack = st.stack
-        top = stack[-1] if stack and res is None else None
+        top = st.pending() if res is None else None
         old = ss.top
         if top is not old:
             if top is None or old is None or top != old:
-                self._write_pending(ss, seat, flip, top)
+                self._write_pending(ss, seat, flip, top, st.pending_kind())
             ss.top = top
         # the card lists, each list's scalars replaced when it changed (see ``_list``)
         hands, dragons, disc, drd = st.hands, st.dragons, st.cmd_discard, st.dr_discard
@@ -307,11 +305,11 @@ class CCObserver:
             ss.hands, ss.dragons = hands, dragons
             self._list(ss, 0, hands[seat], 0)
             self._list(ss, 1, dragons[seat], 0)
-        card: str | None = ti.get("card")
+        card = st.card_played()
         if card != ss.card or not ss.card_seen:
             ss.card, ss.card_seen = card, True
             self._list(ss, 2, [] if card is None else [card], 1)
-        dip: list[str] = ti["dragons_in_play"]
+        dip = st.dragons_in_play()
         if dip is not ss.dip:
             ss.dip = dip
             self._list(ss, 3, dip, 1)
@@ -353,20 +351,21 @@ class CCObserver:
             mv[i] = 1.0
         ss.ordered = new
 
-    def _write_pending(self, ss: _Seat, seat: int, flip: bool, top: JSON | None) -> None:
-        """Replace the pending decision's cells and scalars, by its key (memo)."""
+    def _write_pending(self, ss: _Seat, seat: int, flip: bool, top: JSON | None, kind: str) -> None:
+        """Replace the pending decision's cells and scalars, by its key (memo): ``top`` the task
+        pending (``CCState.pending()``), ``kind`` its kind."""
         if top is None:
             pkey: Any = None
         else:
             faces, drawn = top.get("faces"), top.get("drawn")
-            pkey = (top["t"], top["seat"], top.get("step"), top.get("att"), top.get("tgt"), top.get("at"),
+            pkey = (kind, top["seat"], top.get("step"), top.get("att"), top.get("tgt"), top.get("at"),
                     top.get("left"), top.get("max_ignore"), top.get("flags"), top.get("w"),
                     None if faces is None else tuple(faces), None if drawn is None else tuple(drawn))
         p = ss.pending
         if p.key != pkey:
             got = p.memo.get(pkey)
             if got is None:
-                got = self._sparse(self._pending(seat, flip, top))
+                got = self._sparse(self._pending(seat, flip, top, kind))
                 if len(p.memo) >= _MEMO:
                     p.memo.clear()
                 p.memo[pkey] = got
@@ -515,7 +514,7 @@ class CCObserver:
                 out.append((ordered_leader if k[0] == "l" and h in units else ordered) + self.cell(st, h, flip))
         return out
 
-    def _pending(self, seat: int, flip: bool, top: JSON | None) -> Sparse:
+    def _pending(self, seat: int, flip: bool, top: JSON | None, kind: str) -> Sparse:
         out: Sparse = {}
         if top is None:
             return out
@@ -528,7 +527,7 @@ class CCObserver:
 
         for key, r, c in enc.pending_cells(top, flip):
             out[self.ch(f"pending:{key}") + r * enc.cols + c] = 1
-        add(self.sc(f"decision:{top['t']}"), 1)
+        add(self.sc(f"decision:{kind}"), 1)
         if "step" in top:
             add(self.sc(f"step:{top['step']}"), 1)
         if "w" in top:

@@ -158,8 +158,8 @@ class ClansObserver:
         n = len(st.clans)
         me = seat
         partner = (me + 2) % 4 if st.teams else -1
-        stack = st.stack
-        over = not stack
+        top = st.pending_task()
+        over = top is None
         tiles = st.tiles
         if (ss.tiles is None or tiles != ss.tiles or st.table is not ss.table or st.clans != ss.clans
                 or st.teams != ss.teams):
@@ -178,8 +178,8 @@ class ClansObserver:
         if mover is not None:
             mv[self.sc_to_move[(mover - me) % n]] = 1.0
         mv[self.i_round] = _clip(st.round / 7)
-        # the phase and the decision pending, from the task on top (``st.phase``, ``st.pending``)
-        kind: str = stack[-1]["t"] if stack else "over"
+        # the phase and the decision pending, from the task on top (``st.pending_kind()``, ``st.pending_task()``)
+        kind = st.pending_kind() or "over"
         phase = DECISION_PHASE.get(kind, kind)
         if phase == "deploy":
             mv[self.i_cards_left] = _clip(st.left / 2)
@@ -191,8 +191,8 @@ class ClansObserver:
         got = self.sc_phase.get(phase)
         if got is not None:
             mv[got] = 1.0
-        if kind in DECISION_PHASE:  # a decision on top of the phase
-            pend = stack[-1]
+        pend = top
+        if kind in DECISION_PHASE and pend is not None:  # a decision on top of the phase
             got = self.sc_pending.get(kind)
             if got is not None:
                 mv[got] = 1.0

@@ -207,7 +207,7 @@ class HVObserver:
                 k = ch["daimyo:own" if s_ == me else "daimyo:enemy"] + c
                 mv[k] = 1.0
                 dyn.append(k)
-        p = st._top()
+        p = st.pending()
         att = st.att or {}
         pend_unit, pend_target = p.get("unit"), p.get("target")
         att_a, att_t = att.get("a"), att.get("t")
@@ -371,7 +371,7 @@ class HVObserver:
                 if mv[k] > 1.0:
                     mv[k] = 1.0
         res = st.result()
-        mover = None if res is not None or not st.stack else st.stack[-1]["seat"]
+        mover = st.to_move()
         tl = max(1, st.opts["turn_limit"])
         # each scalar clipped to [0, 1] as it is written (the JSON encoder clips the whole vector)
         i_to_move, i_init, i_turn, i_turn_limit, i_width, i_limit, i_fire = self.i_scalars
@@ -422,7 +422,7 @@ class HVObserver:
                 mv[third_i] = _clip(third / 20)
                 mv[break_i] = _clip(breakpoint / 20)
                 mv[unc_i] = _clip(unc[s_])
-        decision = p.get("t")
+        decision = st.pending_kind()
         if decision:
             got = sc.get(f"decision:{decision}")
             if got is not None:

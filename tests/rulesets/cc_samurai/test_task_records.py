@@ -13,6 +13,7 @@ from typing import Any, Literal, NotRequired, Union, get_args, get_origin, get_t
 import pytest
 
 from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai import state as state_module
 from kassen.rulesets.cc_samurai import tasks
 from kassen.rulesets.cc_samurai.state import CCState
 from kassen.rulesets.registry import load_game
@@ -56,18 +57,31 @@ def test_one_record_per_kind_and_a_kind_per_record() -> None:
 
 
 def test_every_kind_the_dispatcher_knows_has_its_record_and_handlers() -> None:
-    # the kinds with handlers on the state, and those its specialised dispatch names
+    # the kinds with handlers on the state, and those of the one dispatch table
     handled = {m.group(2) for name in dir(CCState) if (m := re.fullmatch(r"_(legal|act|auto)_(\w+)", name))}
-    state_src = (SRC / "state.py").read_text()
-    native = set(re.findall(r'\bt == "(\w+)"', state_src))
-    assert native and native <= handled
-    assert handled == set(RECORDS)
+    assert handled == set(RECORDS) == set(state_module.TASK_HANDLERS)
     for kind in RECORDS:  # every kind is a decision: its legal actions and how to apply one
-        legal, act, _ = CCState._handlers(kind)
-        assert legal is not None and act is not None, kind
-    # each specialised branch hands its handler the record of its kind
-    for kind in native:
-        assert re.search(rf'_{kind}\(cast\({RECORDS[kind].__name__}, task\)', state_src), kind
+        legal, act, auto = state_module.TASK_HANDLERS[kind]
+        assert (legal, act, auto) == CCState._handlers(kind), kind
+    # the state's three dispatches read nothing but the table (no kind dispatched by hand)
+    state_src = (SRC / "state.py").read_text()
+    assert not re.findall(r'\bt == "(\w+)"', state_src)
+
+
+def test_a_task_kind_without_its_handlers_stops_the_table() -> None:
+    with pytest.raises(TypeError, match="'siege' has no _legal_siege or _act_siege handler"):
+        state_module.task_handlers(CCState, (*tasks.KINDS, "siege"))
+
+
+def test_the_kinds_without_automatic_steps_are_decisions_advance_stops_on() -> None:
+    """``play``, ``turncoat`` and ``pick`` have no ``_auto_`` handler: ``advance`` stops on them."""
+    table = state_module.task_handlers(CCState, tasks.KINDS)
+    assert {k for k, h in table.items() if h[2] is None} == {"play", "turncoat", "pick"}
+    s = load_game("cc-samurai").new_state(None, 0)
+    assert s.stack[-1]["t"] == "play"
+    before = list(s.stack)
+    s.advance()
+    assert s.stack == before and s.legal_actions()
 
 
 def test_every_builder_of_the_stack_goes_through_a_record() -> None:

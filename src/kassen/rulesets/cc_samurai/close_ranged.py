@@ -110,7 +110,7 @@ class CombatSequence(CCStateData):
         if step == "inspire":
             return ["inspire", "no-inspire"]
         if step == "flags":
-            return [f"ignore {k}" for k in range(task["max_ignore"] + 1)]
+            return self._flag_choices(task)
         if step == "gain":
             present = self._present_attackers(task)
             if len(present) > 1:
@@ -220,8 +220,7 @@ class CombatSequence(CCStateData):
                 self.lose_honor(u.side, 1, f"a Leader inspires the {self.ut(u).name} at {at}")
                 cx["inspired"].append(at)
         elif step == "flags":
-            k = int(action.split()[1])
-            self._apply_flags(cx, cx["flags"] - k, k)
+            self._choose_flags(cx, action)
         elif step == "gain":
             if action.startswith("advance"):
                 if action != "advance":

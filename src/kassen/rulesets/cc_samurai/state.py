@@ -13,14 +13,15 @@ This module holds the data of a moment of play (``__init__``, ``clone``, JSON), 
 protocol methods and the few helpers every rule uses. The rules are mixins, one
 module per rulebook section (see docs/engine.md, "A ruleset laid out by its
 rulebook"): turn.py, orders.py, movement.py, battle.py, close_ranged.py,
-bolster.py, leaders.py, honor.py, victory.py, windows.py (Dragon card windows; the
+retreat.py, leaders.py, honor.py, victory.py, windows.py (Dragon card windows; the
 cards are in dragons.py), view.py. The task machine is kassen.engine.tasks.
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from kassen.engine.dice import Face, roll_die
 from kassen.engine.errors import FormatError, IllegalActionError
@@ -31,7 +32,6 @@ from kassen.engine.rng import Rng
 from kassen.engine.tasks import TaskMachine
 from kassen.rulesets.cc_samurai.battle import BattleRules
 from kassen.rulesets.cc_samurai.board import HEXES, SIDE_NAMES, Leader, Unit, board
-from kassen.rulesets.cc_samurai.bolster import BolsterRules
 from kassen.rulesets.cc_samurai.close_ranged import CombatSequence
 from kassen.rulesets.cc_samurai.common import (
     _DECISION_NAMES,
@@ -58,21 +58,8 @@ from kassen.rulesets.cc_samurai.honor import HonorRules
 from kassen.rulesets.cc_samurai.leaders import LeaderRules
 from kassen.rulesets.cc_samurai.movement import MovementRules
 from kassen.rulesets.cc_samurai.orders import OrderCache, OrderRules
-from kassen.rulesets.cc_samurai.tasks import (
-    BattleTask,
-    CombatTask,
-    DragonLackOfHonorTask,
-    DragonTask,
-    EndTask,
-    LackOfHonorTask,
-    LeaderRetreatTask,
-    MoveTask,
-    OrderTask,
-    PickTask,
-    PlayTask,
-    RetreatTask,
-    TurncoatTask,
-)
+from kassen.rulesets.cc_samurai.retreat import RetreatRules
+from kassen.rulesets.cc_samurai.tasks import KINDS
 from kassen.rulesets.cc_samurai.turn import TurnRules
 from kassen.rulesets.cc_samurai.victory import VictoryRules
 from kassen.rulesets.cc_samurai.view import ViewRules
@@ -81,7 +68,7 @@ from kassen.rulesets.cc_samurai.windows import DragonWindows
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.game import CCSamuraiGame
 
-__all__ = ["CCState", "COW_ALL", "COW_CARDS", "COW_LOGS", "COW_PIECES", "COW_RNG", "COW_SCORE", "LEADER_MOVE",
+__all__ = ["CCState", "TASK_HANDLERS", "task_handlers", "COW_ALL", "COW_CARDS", "COW_LOGS", "COW_PIECES", "COW_RNG", "COW_SCORE", "LEADER_MOVE",
            "LEADER_NAME", "POOL_TOTAL"]
 
 
@@ -93,7 +80,7 @@ class CCState(
     MovementRules,
     BattleRules,
     CombatSequence,
-    BolsterRules,
+    RetreatRules,
     LeaderRules,
     HonorRules,
     DragonWindows,
@@ -337,44 +324,16 @@ class CCState(
         return list(self.pending_actions())
 
     def pending_actions(self) -> list[str]:
-        """The legal actions of the task on top, computed once per state (the task machine's,
-        dispatched by the kind natively; kassen.engine.tasks)."""
+        """The legal actions of the task on top, computed once per state (by the kind's handler of
+        the dispatch table, ``TASK_HANDLERS``)."""
         legal = self._legal
         if legal is None:
             task = self.stack[-1]
             t: str = task["t"]
-            if t == "order":
-                legal = self._legal_order(cast(OrderTask, task))
-            elif t == "move":
-                legal = self._legal_move(cast(MoveTask, task))
-            elif t == "battle":
-                legal = self._legal_battle(cast(BattleTask, task))
-            elif t == "play":
-                legal = self._legal_play(cast(PlayTask, task))
-            elif t == "end":
-                legal = self._legal_end(cast(EndTask, task))
-            elif t == "dragon":
-                legal = self._legal_dragon(cast(DragonTask, task))
-            elif t == "combat":
-                legal = self._legal_combat(cast(CombatTask, task))
-            elif t == "retreat":
-                legal = self._legal_retreat(cast(RetreatTask, task))
-            elif t == "dloh":
-                legal = self._legal_dloh(cast(DragonLackOfHonorTask, task))
-            elif t == "turncoat":
-                legal = self._legal_turncoat(cast(TurncoatTask, task))
-            elif t == "lretreat":
-                legal = self._legal_lretreat(cast(LeaderRetreatTask, task))
-            elif t == "pick":
-                legal = self._legal_pick(cast(PickTask, task))
-            elif t == "loh":
-                legal = self._legal_loh(cast(LackOfHonorTask, task))
-            else:
-                handler = self._handlers(t)[0]
-                if handler is None:
-                    raise NotImplementedError(f"no _legal_{t} handler")
-                legal = handler(self, task)
-            self._legal = legal
+            handler = _LEGAL.get(t)
+            if handler is None:
+                raise NotImplementedError(f"no handlers for the task kind {t!r} (tasks.KINDS)")
+            legal = self._legal = handler(self, task)
         return legal
 
     def apply(self, action: str) -> CCState:
@@ -396,43 +355,16 @@ class CCState(
         return s
 
     # the task machine (kassen.engine.tasks), specialised: the handler of the task on top gets
-    # it as this state's own (copy-on-write of the stack's tasks, ``own_top``), and the common
-    # kinds are dispatched by native calls (the rest by the class's handler table)
+    # it as this state's own (copy-on-write of the stack's tasks, ``own_top``), and every kind is
+    # dispatched by the one table of handlers, ``TASK_HANDLERS``
     def run_action(self, action: str) -> None:
         stack = self.stack
         task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
         t: str = task["t"]
-        if t == "order":
-            self._act_order(cast(OrderTask, task), action)
-        elif t == "move":
-            self._act_move(cast(MoveTask, task), action)
-        elif t == "battle":
-            self._act_battle(cast(BattleTask, task), action)
-        elif t == "play":
-            self._act_play(cast(PlayTask, task), action)
-        elif t == "end":
-            self._act_end(cast(EndTask, task), action)
-        elif t == "combat":
-            self._act_combat(cast(CombatTask, task), action)
-        elif t == "retreat":
-            self._act_retreat(cast(RetreatTask, task), action)
-        elif t == "dragon":
-            self._act_dragon(cast(DragonTask, task), action)
-        elif t == "dloh":
-            self._act_dloh(cast(DragonLackOfHonorTask, task), action)
-        elif t == "turncoat":
-            self._act_turncoat(cast(TurncoatTask, task), action)
-        elif t == "lretreat":
-            self._act_lretreat(cast(LeaderRetreatTask, task), action)
-        elif t == "pick":
-            self._act_pick(cast(PickTask, task), action)
-        elif t == "loh":
-            self._act_loh(cast(LackOfHonorTask, task), action)
-        else:
-            act = self._handlers(t)[1]
-            if act is None:
-                raise NotImplementedError(f"no _act_{t} handler")
-            act(self, task, action)
+        act = _ACT.get(t)
+        if act is None:
+            raise NotImplementedError(f"no handlers for the task kind {t!r} (tasks.KINDS)")
+        act(self, task, action)
 
     def advance(self) -> None:
         empty_tents = self.t.tent_removed_when_empty
@@ -449,31 +381,10 @@ class CCState(
                     return
             task = stack[-1] if len(stack) > self._stk_shared else self.own_top()
             t: str = task["t"]
-            if t == "order":
-                more = self._auto_order(cast(OrderTask, task))
-            elif t == "move":
-                more = self._auto_move(cast(MoveTask, task))
-            elif t == "battle":
-                more = self._auto_battle(cast(BattleTask, task))
-            elif t == "end":
-                more = self._auto_end(cast(EndTask, task))
-            elif t == "combat":
-                more = self._auto_combat(cast(CombatTask, task))
-            elif t == "retreat":
-                more = self._auto_retreat(cast(RetreatTask, task))
-            elif t == "play" or t == "turncoat" or t == "pick":
+            auto = _AUTO.get(t)
+            if auto is None:
                 return  # a decision, no automatic step
-            elif t == "dragon":
-                more = self._auto_dragon(cast(DragonTask, task))
-            elif t == "dloh":
-                more = self._auto_dloh(cast(DragonLackOfHonorTask, task))
-            elif t == "lretreat":
-                more = self._auto_lretreat(cast(LeaderRetreatTask, task))
-            elif t == "loh":
-                more = self._auto_loh(cast(LackOfHonorTask, task))
-            else:
-                auto = self._handlers(t)[2]
-                more = auto is not None and bool(auto(self, task))
+            more = auto(self, task)
             if not more:
                 return
 
@@ -485,6 +396,60 @@ class CCState(
             return f"{SIDE_NAMES[task['seat']].title()} must now {pending}"
         return f"not legal now ({SIDE_NAMES[task['seat']].title()} must {pending})"
 
+    # ---------------------------------------------------------------- queries
+    # What the AI and the environments read of a moment of play, named, instead of the rules'
+    # encodings (the stack, the turn info): tests/test_no_private_reads.py keeps them out of
+    # kassen.ai and kassen.envs. Every list and dict returned is the state's own, never changed
+    # in place once apply has returned the state (a child replaces what it changes), so a reader
+    # may keep it and compare it by identity; the reader must not change it.
+    def pending(self) -> JSON | None:
+        """The task on top of the stack: the decision pending (a record of tasks.py: ``t`` its
+        kind, ``seat`` who decides, ``step``, ``att``, ``tgt``... by kind), or None when the stack
+        is empty. Read only."""
+        stack = self.stack
+        return stack[-1] if stack else None
+
+    def pending_kind(self) -> str:
+        """The kind of the task on top (``play``, ``order``, ``move``, ``battle``, ``end``,
+        ``combat``, ``retreat``...), ``""`` when the stack is empty."""
+        stack = self.stack
+        if not stack:
+            return ""
+        kind: str = stack[-1]["t"]
+        return kind
+
+    def moved(self, u: Unit) -> bool:
+        """True when unit ``u`` has moved this turn (at least one hex)."""
+        steps: int = self.ti["moved"].get(f"u:{u.uid}", 0)
+        return steps > 0
+
+    def moves_made(self) -> dict[str, int]:
+        """The hexes moved this turn by each piece that moved, by order key (``u:<uid>``,
+        ``l:<lid>``). Read only."""
+        made: dict[str, int] = self.ti["moved"]
+        return made
+
+    def orders_given(self) -> list[str]:
+        """The order keys (``u:<uid>``, ``l:<lid>``; ``key_hex`` finds the piece) of the units and
+        Leaders ordered this turn, in the order given. Read only."""
+        orders: list[str] = self.ti["orders"]
+        return orders
+
+    def card_played(self) -> str | None:
+        """The Command card played this turn (its id), None before one is played."""
+        card: str | None = self.ti.get("card")
+        return card
+
+    def card_effect(self) -> str | None:
+        """The special effect of the order the card played gives (``hold``, ``serpent``...),
+        None for a plain order."""
+        effect: str | None = self.ti["spec"].get("effect")
+        return effect
+
+    def dragons_in_play(self) -> list[str]:
+        """The Dragon cards played this turn and still in play (their ids). Read only."""
+        dip: list[str] = self.ti["dragons_in_play"]
+        return dip
     # ----------------------------------------------------------------- basics
     def side_name(self, side: int) -> str:
         return self.game.seats[side]  # "Red", "Blue": the game's seat names
@@ -666,3 +631,30 @@ class CCState(
 
     def __repr__(self) -> str:
         return f"<CCState {self.scenario_id} turn {self.turn} {json.dumps(self.pending_json())}>"
+
+
+#: a kind's handlers: its legal actions, applying one of them, its automatic steps (None: none)
+Handlers = tuple[Callable[[CCState, JSON], list[str]], Callable[[CCState, JSON, str], None],
+                 Callable[[CCState, JSON], bool] | None]
+
+
+def task_handlers(cls: type[CCState], kinds: tuple[str, ...]) -> dict[str, Handlers]:
+    """The dispatch table of ``cls``: each task kind of ``kinds`` (the records' kinds, tasks.KINDS)
+    to its methods ``_legal_<kind>``, ``_act_<kind>`` and ``_auto_<kind>`` (the task machine's
+    names, kassen.engine.tasks). A kind without its legal or act handler raises ``TypeError``
+    naming it: the state's module does not import."""
+    table: dict[str, Handlers] = {}
+    for kind in kinds:
+        legal, act, auto = cls._handlers(kind)
+        if legal is None or act is None:
+            raise TypeError(f"C&C task kind {kind!r} has no _legal_{kind} or _act_{kind} handler")
+        table[kind] = (legal, act, auto)
+    return table
+
+
+#: the one table from task kind to its handlers, derived from the task records' kinds; the state's
+#: three dispatches (``pending_actions``, ``run_action``, ``advance``) read its three columns
+TASK_HANDLERS: Final = task_handlers(CCState, KINDS)
+_LEGAL: Final = {k: h[0] for k, h in TASK_HANDLERS.items()}
+_ACT: Final = {k: h[1] for k, h in TASK_HANDLERS.items()}
+_AUTO: Final = {k: h[2] for k, h in TASK_HANDLERS.items() if h[2] is not None}

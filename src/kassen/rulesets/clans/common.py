@@ -167,6 +167,17 @@ class ClansStateData(TaskMachine):
             self.stack.append(from_pending(value))
         self._legal = None
 
+    # what kassen.envs reads instead of the stack (tests/test_no_private_reads.py)
+    def pending_task(self) -> JSON | None:
+        """The task on top of the stack (a phase, or a decision on top of it: ``t`` its kind,
+        ``seat`` who decides, ``bf``...), None when the game is over. Read only: the state's own."""
+        return self.stack[-1] if self.stack else None
+
+    def pending_kind(self) -> str:
+        """The kind of the task on top of the stack, ``""`` when the game is over."""
+        kind: str = self.stack[-1]["t"] if self.stack else ""
+        return kind
+
     def _enter(self, task: PhaseTask) -> None:
         """The game enters the phase ``task``."""
         self.stack = [as_task(task)]

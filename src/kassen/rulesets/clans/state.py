@@ -22,7 +22,7 @@ import json
 import math
 from typing import TYPE_CHECKING
 
-from kassen.engine.errors import FormatError, IllegalActionError
+from kassen.engine.errors import FormatError
 from kassen.engine.events import Event
 from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
@@ -137,18 +137,15 @@ class ClansState(ViewRules, State):
             return []
         return list(self.pending_actions())
 
-    def apply(self, action: str) -> ClansState:
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(action, self._why_illegal(action), legal)
-        s = self._fork()
-        s.run_action(action)
-        s._run()
-        s.events = tuple(s._ev)
-        s._ev = []
-        return s
+    # apply: the task machine's (kassen.engine.tasks), on the copy-on-write fork, its automatic
+    # steps those of Combat Resolution (``_run``)
+    def fork(self) -> ClansState:
+        return self._fork()
 
-    def _why_illegal(self, action: str) -> str:
+    def advance(self) -> None:
+        self._run()
+
+    def why_illegal(self, action: str) -> str:
         if self.phase == "over":
             return "the game is over"
         verb = action.split()[0] if action.split() else ""

@@ -129,6 +129,17 @@ class HVStateData:
         """The task pending, or ``{}``."""
         return self.stack[-1] if self.stack else {}
 
+    # what kassen.ai and kassen.envs read instead of the stack (tests/test_no_private_reads.py)
+    def pending(self) -> Task:
+        """The decision pending (the task on top: ``t`` its kind, ``seat`` who decides, ``unit``,
+        ``target``... by kind), or ``{}`` when none. Read only."""
+        return self.stack[-1] if self.stack else {}
+
+    def pending_kind(self) -> str:
+        """The kind of the decision pending, ``""`` when none."""
+        kind: str = self.stack[-1]["t"] if self.stack else ""
+        return kind
+
     def _decide(self, task: HVTask) -> None:
         """``task`` is now the decision pending."""
         self.stack = [as_task(task)]

@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kassen.engine.errors import FormatError, IllegalActionError
+from kassen.engine.errors import FormatError
 from kassen.engine.events import Event
 from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
@@ -149,20 +149,13 @@ class HVState(ViewRules, TaskMachine, State):
             return []
         return list(self.pending_actions())
 
-    def apply(self, action: str) -> HVState:
-        action = " ".join(action.split())
-        legal = self.legal_actions()
-        if action not in legal:
-            if self._result is not None:
-                raise IllegalActionError(action, "the battle is over")
-            raise IllegalActionError(action, self._why(action), legal)
-        s = self.clone()
-        s.run_action(action)
-        s.events = tuple(s._ev)
-        s._ev = []
-        return s
+    # apply: the task machine's (kassen.engine.tasks); a step runs whole in its handler
+    def fork(self) -> HVState:
+        return self.clone()
 
-    def _why(self, action: str) -> str:
+    def why_illegal(self, action: str) -> str:
+        if self._result is not None or not self.stack:
+            return "the battle is over"
         seat = self.stack[-1]["seat"]
         who = SIDES[seat]
         words = action.split()

@@ -32,7 +32,7 @@ import pickle
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kassen.engine.errors import FormatError, IllegalActionError, KassenError
+from kassen.engine.errors import FormatError, KassenError
 from kassen.engine.events import Event
 from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
@@ -160,15 +160,15 @@ class KenseiState(SetupRules, State):
             return []
         return list(self.pending_actions())
 
-    def apply(self, action: str) -> KenseiState:
-        legal = self.legal_actions()
-        if action not in legal:
-            raise IllegalActionError(action, "not legal now" if legal else "the battle is over", legal)
-        s = self.clone()
-        s.run_action(action)
-        s.advance()
-        s._finish()
-        return s
+    # apply: the task machine's (kassen.engine.tasks); collecting the events also saves the RNG
+    def fork(self) -> KenseiState:
+        return self.clone()
+
+    def why_illegal(self, action: str) -> str:
+        return "not legal now" if self.legal_actions() else "the battle is over"
+
+    def collect_events(self) -> None:
+        self._finish()
 
     def _finish(self) -> None:
         self.data["rng"] = self.rng.state

@@ -1,6 +1,9 @@
 # mypy: disable-error-code="misc"
 # (the methods type ``self`` as the whole CCState, which mypy allows only for supertypes: "misc")
-"""Flags, Bolster Morale (ignoring flags) and Retreats: retreat paths and the blocks they cost.
+"""Flags and Retreats (rulebook: Bolster Morale, Retreats, Retreat & Loss of Honor): the flags a
+combat scores, how many the unit may ignore and the owner's choice of how many, the castle's hits
+in their place, retreat paths, the blocks a blocked retreat costs and the Honor & Fortune a retreat
+costs.
 
 A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
 state (``self: CCState``); the state's data and the task machine are in state.py.
@@ -28,7 +31,7 @@ if TYPE_CHECKING:
 
 
 @trait
-class BolsterRules(CCStateData):
+class RetreatRules(CCStateData):
     def flag_ignores(self: CCState, h: Hex, attacker: Unit | None) -> int:
         """Bolster Morale: how many flags the unit at ``h`` may ignore (at most 2)."""
         return min(len(self.flag_ignore_reasons(h, attacker)), 2)
@@ -89,6 +92,14 @@ class BolsterRules(CCStateData):
         cx["max_ignore"] = max_ignore
         cx["seat"] = u.side
         return False
+
+    def _flag_choices(self: CCState, cx: CombatTask) -> list[str]:
+        """Bolster Morale: the owner chooses how many of the flags it may ignore it ignores."""
+        return [f"ignore {k}" for k in range(cx["max_ignore"] + 1)]
+
+    def _choose_flags(self: CCState, cx: CombatTask, action: str) -> None:
+        k = int(action.split()[1])
+        self._apply_flags(cx, cx["flags"] - k, k)
 
     def _apply_flags(self: CCState, cx: CombatTask, remaining: int, ignored: int) -> None:
         dh = self.b.parse(cx["tgt"])
