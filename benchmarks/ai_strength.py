@@ -58,6 +58,8 @@ from kassen.rulesets.registry import load_game
 TARGETS: dict[tuple[str, str], float] = {("greedy", "random"): 0.90, ("mcts", "greedy"): 0.70,
                                          ("hard", "mcts"): 0.75}
 MIN_GAMES = 100
+#: the game of a series whose file does not name one (``--game``'s default; merged files before issue 33)
+DEFAULT_GAME = "cc-samurai"
 
 
 def base_name(label: str) -> str:
@@ -320,8 +322,10 @@ def merge(paths: list[str], json_path: str | None, check: bool, seeds: tuple[int
         for pairing in doc["pairings"]:
             title = pairing["pairing"]
             labels_of[title] = [pairing["player"], pairing["opponent"]]
-            if game_of.setdefault(title, doc["args"]["game"]) != doc["args"]["game"]:
-                raise SystemExit(f"{path}: {title} was played in {doc['args']['game']}, elsewhere in {game_of[title]}")
+            # a merged file before issue 33 did not name its game: the default game, C&C Samurai
+            game = doc["args"].get("game", DEFAULT_GAME)
+            if game_of.setdefault(title, game) != game:
+                raise SystemExit(f"{path}: {title} was played in {game}, elsewhere in {game_of[title]}")
             games = by_title.setdefault(title, {})
             for r in pairing["results"]:
                 old = games.get(r["seed"])
@@ -333,16 +337,18 @@ def merge(paths: list[str], json_path: str | None, check: bool, seeds: tuple[int
     for title, games in by_title.items():
         if seeds is not None:  # a range of the series (e.g. the 40 games a target asks for)
             games = {s: g for s, g in games.items() if seeds[0] <= s <= seeds[1]}
-        results = [games[seed] for seed in sorted(games)]
-        seeds = sorted(games)
-        print(f"== {title}: {len(results)} games merged from {len(paths)} file(s), seeds {_ranges(seeds)}")
+        played = sorted(games)  # (not ``seeds``: the range asked for holds for every pairing)
+        results = [games[seed] for seed in played]
+        print(f"== {title}: {len(results)} games merged from {len(paths)} file(s), seeds {_ranges(played)}")
         wall = sum(r.get("seconds", 0.0) for r in results)
         verdict = conclude(labels_of[title], results, load_game(game_of[title]).seats, wall, 1)
         all_met = all_met and verdict.get("met", True)
         report.append({"pairing": title, **verdict, "results": results})
     if json_path:
         with open(json_path, "w", encoding="utf-8") as f:
-            json.dump({"args": {"merge": paths}, "pairings": report}, f, indent=1)
+            games = sorted(set(game_of.values()))
+            json.dump({"args": {"merge": paths, **({"game": games[0]} if len(games) == 1 else {})},
+                       "pairings": report}, f, indent=1)
     return 1 if check and not all_met else 0
 
 
@@ -370,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mcts-seconds", type=float, default=1.0, help="MCTS thinking time per decision")
     ap.add_argument("--pairs", default="greedy:random,mcts:greedy",
                     help="comma-separated A:B pairings; A's win rate is judged (default %(default)s)")
-    ap.add_argument("--game", default="cc-samurai")
+    ap.add_argument("--game", default=DEFAULT_GAME)
     ap.add_argument("--scenario", default="first-samurai-skirmish")
     ap.add_argument("--json", dest="json_path", help="also write the results (every game) to this file")
     ap.add_argument("--check", action="store_true", help="exit with status 1 when a target is missed")

@@ -3,7 +3,9 @@ sessions) packed into ``benchmarks/results/NAME.jsonl``, and read back.
 
 A series is played in parts, each writing its ``--json`` file (``ai_strength.py`` or
 ``strength.py``), its log (the printed output) and its ``uptime`` lines somewhere outside the
-repository; ``pack`` joins them into one JSON-lines file:
+repository; ``pack`` joins them into one JSON-lines file (a series file among the paths brings
+its parts as they were: a series continued later is packed again from that file and the new
+parts):
 
 * line 1, ``{"type": "series", "format": "kassen-series/1", "name", "about"}``;
 * one ``{"type": "part", "part", "doc", "log", "uptime"}`` line per part (``doc``: the part's
@@ -55,6 +57,13 @@ def pack(out: str, paths: list[str], about: str) -> int:
     parts: dict[str, dict[str, Any]] = {}
     for p in sorted(paths, key=lambda s: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)]):
         path = Path(p)
+        if path.suffix == ".jsonl":
+            # a series file packed before (the series continued): its parts as they were
+            for label, rec in _parts(p).items():
+                if label in parts:
+                    raise SystemExit(f"{p}: part {label!r} is already in this pack")
+                parts[label] = rec
+            continue
         part = parts.setdefault(_part_name(path, name), {"doc": None, "log": [], "uptime": []})
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".json":
@@ -91,6 +100,18 @@ def read(path: str) -> Iterator[dict[str, Any]]:
             if n == 1 and rec.get("format") != FORMAT:
                 raise SystemExit(f"{path}: not a series file ({FORMAT})")
             yield rec
+
+
+def _parts(path: str) -> dict[str, dict[str, Any]]:
+    """A series file's parts as ``pack`` reads part files: ``{part: {"doc", "log", "uptime"}}``,
+    each doc with its games back in it."""
+    out: dict[str, dict[str, Any]] = {}
+    for rec in read(path):
+        if rec["type"] == "part":
+            out[rec["part"]] = {"doc": rec["doc"], "log": rec["log"], "uptime": rec["uptime"]}
+        elif rec["type"] == "game":
+            _games_key(out[rec["part"]]["doc"])[rec["list"]].append(rec["game"])
+    return out
 
 
 def docs(path: str) -> list[tuple[str, dict[str, Any]]]:

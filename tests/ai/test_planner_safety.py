@@ -250,6 +250,18 @@ def test_immediate_win_check_never_passes_over_a_turn_that_wins_now(seed):
     assert "64%" in (normal.explanation or "")
 
 
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_immediate_win_check_every_level_plays_the_card_that_wins_now(level):
+    """Each level as shipped (its own weights and settings; easy's noise never touches the card
+    played) takes the 64% win, and the planned orders are the two attackers."""
+    from kassen.ai.players import level_player
+
+    p = level_player(level, "cc-samurai", 4)
+    assert isinstance(p, TurnPlanner) and float(p.w.get("win_check", 0.0)) > 0.0
+    assert p.choose(_win_position(), RED) == "play order-two-right"
+    assert sorted(a for _, a in p.plan) == ["end-move", "order S4", "order W4"]
+
+
 def test_without_the_check_normal_passed_over_the_win():
     """The frozen normal (e5b1536) played another card on at least one of these seeds: the check
     is what makes the test above pass."""

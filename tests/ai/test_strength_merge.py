@@ -75,3 +75,45 @@ def test_a_series_file_merges_as_its_part_files(tmp_path: Path, capsys: pytest.C
     assert ai_strength.merge([str(packed)], str(from_series), check=False) == 0
     assert json.loads(from_parts.read_text())["pairings"] == json.loads(from_series.read_text())["pairings"]
     assert "4 games merged" in capsys.readouterr().out
+
+
+def test_a_series_continued_later_is_packed_from_its_file_and_the_new_parts(tmp_path: Path) -> None:
+    """Issue 33: the first parts' files are gone once packed; the packed file stands for them."""
+    import series
+
+    a = _file(tmp_path, "results-x-seeds0.json", [_game(0, 0), _game(1, 1)])
+    b = _file(tmp_path, "results-x-seeds2.json", [_game(2, 0), _game(3, 0)])
+    (tmp_path / "results-x-seeds2.uptime").write_text("02:00:00 up 2:00,  load average: 3.00, 2.00, 1.00\n")
+    first = tmp_path / "first" / "x.jsonl"
+    assert series.pack(str(first), [a], "one part") == 0
+    again = tmp_path / "results" / "x.jsonl"
+    assert series.pack(str(again), [str(first), b, str(tmp_path / "results-x-seeds2.uptime")], "two parts") == 0
+    assert [doc for _, doc in series.docs(str(again))] == [json.loads(Path(p).read_text()) for p in (a, b)]
+    parts = [json.loads(line) for line in again.read_text().splitlines() if '"type":"part"' in line]
+    assert [p["part"] for p in parts] == ["seeds0", "seeds2"]
+    assert parts[1]["uptime"] == ["02:00:00 up 2:00,  load average: 3.00, 2.00, 1.00"]
+    # a part met twice is refused, and nothing is written
+    with pytest.raises(SystemExit, match="part 'seeds0' is already in this pack"):
+        series.pack(str(tmp_path / "twice.jsonl"), [str(first), str(again)], "twice")
+    assert not (tmp_path / "twice.jsonl").exists()
+
+
+def test_merge_counts_every_pairing_and_reads_merged_files_that_name_no_game(tmp_path: Path) -> None:
+    """Issue 33's series file: two pairings in merged parts written before merged files named
+    their game. The second pairing was counted as 0 games (the first one's seeds filtered it)."""
+    other = {"pairing": "normal vs greedy", "player": "normal", "opponent": "greedy",
+             "results": [dict(_game(s, 0), players=["normal", "greedy"] if s % 2 == 0 else ["greedy", "normal"])
+                         for s in (40, 41, 42)]}
+    doc = json.loads(Path(_file(tmp_path, "a.json", [_game(0, 0), _game(1, 1)])).read_text())
+    doc["args"] = {"merge": ["old-part.json"]}  # a merged file: no "game"
+    doc["pairings"].append(other)
+    (tmp_path / "m.json").write_text(json.dumps(doc))
+    out = tmp_path / "out.json"
+    assert ai_strength.merge([str(tmp_path / "m.json")], str(out), check=False) == 0
+    merged = json.loads(out.read_text())
+    assert [(p["pairing"], p["games"], p["wins"]) for p in merged["pairings"]] == [
+        ("hard vs mcts@1600it", 2, 2), ("normal vs greedy", 3, 2)]
+    assert merged["args"]["game"] == "cc-samurai"  # now named, for the next merge
+    # a range of seeds asked for holds for every pairing
+    assert ai_strength.merge([str(tmp_path / "m.json")], str(out), check=False, seeds=(1, 41)) == 0
+    assert [p["games"] for p in json.loads(out.read_text())["pairings"]] == [1, 2]
