@@ -183,7 +183,8 @@ def test_clicking_a_unit_that_cannot_be_ordered_says_why_from_the_observation(br
     assert outside and orderable
     # the prompt's "0 of N given" counts only the pieces the card can order (no more than are there)
     given = re.search(r"\(0 of (\d+) given\)", v["observation"]["pending"]["prompt"])
-    assert given and int(given.group(1)) <= len(orderable), v["observation"]["pending"]["prompt"]
+    pieces = sum(1 for a in v["actions"] if a["action"].startswith("order "))  # a unit and its Leader: two
+    assert given and int(given.group(1)) <= pieces, v["observation"]["pending"]["prompt"]
     assert given.group(0) in page.locator("#prompt").inner_text()
     page.locator(f'#board g.unit[data-hex="{outside[0]}"]').click()
     page.wait_for_selector("#messages [role=alert]")
