@@ -50,7 +50,7 @@ PRESETS: dict[str, dict[str, Any]] = {
               "net": [256, 256], "n_steps": 512, "batch_size": 256, "n_epochs": 4, "ent_coef": 0.01,
               "max_episode_steps": 500},
     "skirmish": {"game": "cc-samurai", "scenario": None, "cpu_minutes": 30.0, "every": 10_000,
-                 "net": [256, 256], "n_steps": 512, "batch_size": 256, "n_epochs": 4,
+                 "net": [128, 128], "n_steps": 512, "batch_size": 256, "n_epochs": 4,
                  "ent_coef": 0.01, "max_episode_steps": 1000},
 }
 
