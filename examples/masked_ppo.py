@@ -10,7 +10,7 @@ Needs the ``rl`` extra (PyTorch CPU and sb3-contrib) besides ``envs`` and ``scal
 The learner plays the env's seat (0: the first clan, Red) against ``--opponent`` on every other
 seat, with ``skip_single=True`` (it is only asked decisions with a choice). Training stops after
 ``--cpu-minutes`` of the process's CPU time spent learning (the curve's evaluations are not
-counted) or ``--max-steps`` learner steps. Every ``--every`` steps the policy (greedy: the most
+counted), ``--max-steps`` learner steps or ``--wall-minutes``. Every ``--every`` steps the policy (greedy: the most
 likely legal action) plays ``--curve-games`` games on fixed seeds; at the end it plays
 ``--eval-games`` (400) games on other fixed seeds, and the script prints the win rate with its
 Wilson 95% interval. The curve and the numbers go to ``OUT.png`` and ``OUT.json``
@@ -167,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="training seed (env and torch)")
     ap.add_argument("--cpu-minutes", type=float, help="training CPU budget (default: the preset's)")
     ap.add_argument("--max-steps", type=int, default=10**9, help="stop after this many learner steps")
+    ap.add_argument("--wall-minutes", type=float, default=1e9,
+                    help="also stop training after this much wall-clock time (a shared machine's deadline)")
     ap.add_argument("--every", type=int, help="learner steps between the curve's points")
     ap.add_argument("--curve-games", type=int, default=100)
     ap.add_argument("--eval-games", type=int, default=400)
@@ -235,11 +237,14 @@ def main(argv: list[str] | None = None) -> int:
         _plot(record, out.with_suffix(".png"))
 
     point()
-    while train_cpu < budget and model.num_timesteps < args.max_steps:
+    while (train_cpu < budget and model.num_timesteps < args.max_steps
+           and time.time() - wall0 < 60 * args.wall_minutes):
         c0 = time.process_time()
         model.learn(total_timesteps=every, reset_num_timesteps=False)
         train_cpu += time.process_time() - c0
         point()
+    record["stopped_by"] = ("cpu-minutes" if train_cpu >= budget else "max-steps"
+                            if model.num_timesteps >= args.max_steps else "wall-minutes")
     if args.model:
         model.save(args.model)
     c0 = time.process_time()
