@@ -202,9 +202,19 @@ def main(argv: list[str] | None = None) -> int:
                         policy_kwargs={"net_arch": cfg["net"]})
     probe = one()
 
+    pol = model.policy
+
     def greedy(obs: np.ndarray, mask: np.ndarray) -> int:
-        action, _ = model.predict(obs, action_masks=mask, deterministic=True)
-        return int(action)
+        """``model.predict(obs, action_masks=mask, deterministic=True)``, the output layer computed
+        for the legal actions only (a few of C&C's 34,986): the most likely legal action."""
+        legal = np.flatnonzero(mask)
+        with torch.no_grad():
+            feats = pol.extract_features(torch.as_tensor(obs).unsqueeze(0), pol.pi_features_extractor)
+            latent = pol.mlp_extractor.forward_actor(feats)  # type: ignore[arg-type]
+            idx = torch.as_tensor(legal)
+            net: Any = pol.action_net
+            logits = latent @ net.weight[idx].T + net.bias[idx]
+        return int(legal[int(logits.argmax())])
 
     def score(seeds: range) -> dict[str, Any]:
         res = play(probe, greedy, seeds)
