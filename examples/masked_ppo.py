@@ -1,0 +1,279 @@
+"""A learning baseline: sb3-contrib's MaskablePPO on Kassen's Gymnasium env (issue 34, item 5).
+
+Needs the ``rl`` extra (PyTorch CPU and sb3-contrib) besides ``envs`` and ``scale`` (matplotlib)::
+
+    pip install -e '.[envs,scale,rl]'
+    nice -n 15 python examples/masked_ppo.py clans            # the 2-player clan game against random
+    nice -n 15 python examples/masked_ppo.py skirmish         # the First Samurai Skirmish against random
+    nice -n 15 python examples/masked_ppo.py skirmish --opponent greedy
+
+The learner plays the env's seat (0: the first clan, Red) against ``--opponent`` on every other
+seat, with ``skip_single=True`` (it is only asked decisions with a choice). Training stops after
+``--cpu-minutes`` of the process's CPU time spent learning (the curve's evaluations are not
+counted), ``--max-steps`` learner steps or ``--wall-minutes``. Every ``--every`` steps the policy (greedy: the most
+likely legal action) plays ``--curve-games`` games on fixed seeds; at the end it plays
+``--eval-games`` (400) games on other fixed seeds, and the script prints the win rate with its
+Wilson 95% interval. The curve and the numbers go to ``OUT.png`` and ``OUT.json``
+(``docs/rl/<preset>-<opponent>`` by default). The seeds are fixed here, before any run:
+training ``--seed`` (0), the curve's games ``CURVE_SEED + i``, the evaluation's ``EVAL_SEED + i``.
+
+:class:`MaskedKassenEnv` (the wrapper: the observation tensor as a flat ``Box``, the mask as
+``action_masks()``, what MaskablePPO asks of an env) needs neither torch nor sb3-contrib.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from kassen.envs.gym_env import KassenGymEnv
+
+#: fixed before any run: the evaluation's games are ``EVAL_SEED + i``, the curve's ``CURVE_SEED + i``
+EVAL_SEED = 1_000_000
+CURVE_SEED = 2_000_000
+
+#: preset -> the game, its scenario and the training settings used for the reference curves
+PRESETS: dict[str, dict[str, Any]] = {
+    "clans": {"game": "clans", "scenario": "2-players", "cpu_minutes": 25.0, "every": 10_000,
+              "net": [256, 256], "n_steps": 512, "batch_size": 256, "n_epochs": 4, "ent_coef": 0.01,
+              "max_episode_steps": 500},
+    "skirmish": {"game": "cc-samurai", "scenario": None, "cpu_minutes": 30.0, "every": 10_000,
+                 "net": [128, 128], "n_steps": 512, "batch_size": 256, "n_epochs": 4,
+                 "ent_coef": 0.01, "max_episode_steps": 1000},
+}
+
+
+class MaskedKassenEnv(gymnasium.Wrapper[np.ndarray, int, dict[str, np.ndarray], int]):
+    """Kassen's Gymnasium env as MaskablePPO takes it: the observation tensor alone (a flat
+    ``float32`` ``Box``) and the legal actions as ``action_masks()`` (a ``bool`` array over the
+    env's ``Discrete`` actions, made from ``info["legal_ints"]``: no scan of the mask)."""
+
+    def __init__(self, env: KassenGymEnv) -> None:
+        super().__init__(env)  # type: ignore[arg-type]  # the observation changes: dict -> its tensor
+        self.observation_space = env.observation_space["observation"]  # type: ignore[index]
+        self._n = int(env.action_space.n)  # type: ignore[attr-defined]
+        self._legal: list[int] = []
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        obs, info = self.env.reset(seed=seed, options=options)
+        self._legal = info["legal_ints"]
+        return obs["observation"], info
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(int(action))
+        self._legal = info["legal_ints"]
+        return obs["observation"], float(reward), terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        mask = np.zeros(self._n, dtype=bool)
+        mask[self._legal] = True
+        return mask
+
+
+def make_env(game: str, scenario: str | None, opponent: str, seat: int = 0,
+             max_episode_steps: int | None = None) -> MaskedKassenEnv:
+    """The wrapped env of one game against ``opponent`` (``skip_single=True``)."""
+    return MaskedKassenEnv(KassenGymEnv(game, opponent=opponent, seat=seat, scenario=scenario,
+                                        skip_single=True, max_steps=max_episode_steps))
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% for z = 1.96)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def play(env: MaskedKassenEnv, policy: Callable[[np.ndarray, np.ndarray], int],
+         seeds: range) -> dict[str, int]:
+    """Games of ``policy(obs, mask) -> action`` on the given seeds: wins, draws, losses."""
+    out = {"wins": 0, "draws": 0, "losses": 0}
+    for s in seeds:
+        obs, _ = env.reset(seed=s)
+        done = False
+        reward = 0.0
+        while not done:
+            obs, reward, terminated, truncated, _ = env.step(policy(obs, env.action_masks()))
+            done = terminated or truncated
+        out["wins" if reward > 0 else "losses" if reward < 0 else "draws"] += 1
+    return out
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              cwd=Path(__file__).parent, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _plot(record: dict[str, Any], path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pts = record["curve"]
+    steps = [p["steps"] for p in pts]
+    cpu = [p["train_cpu_s"] / 60 for p in pts]
+    rate = [p["win_rate"] for p in pts]
+    lo = [p["win_rate"] - p["wilson95"][0] for p in pts]
+    hi = [p["wilson95"][1] - p["win_rate"] for p in pts]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for ax, x, label in ((axes[0], steps, "learner steps"), (axes[1], cpu, "training CPU minutes")):
+        ax.errorbar(x, rate, yerr=[lo, hi], marker="o", ms=3, capsize=2,
+                    label=f"{record['curve_games']} games a point (Wilson 95%)")
+        ev = record.get("evaluation")
+        if ev:
+            fx = ev["steps"] if x is steps else ev["train_cpu_s"] / 60
+            ax.errorbar([fx], [ev["win_rate"]], yerr=[[ev["win_rate"] - ev["wilson95"][0]],
+                                                      [ev["wilson95"][1] - ev["win_rate"]]],
+                        marker="s", color="black", capsize=3, label=f"final: {ev['games']} games")
+        if record.get("target") is not None:
+            ax.axhline(record["target"], ls="--", color="grey", lw=1, label="target (Wilson lower bound)")
+        ax.axhline(0.5, ls=":", color="grey", lw=1)
+        ax.set_xlabel(label)
+        ax.set_ylim(0, 1)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel(f"win rate against {record['opponent']}")
+    axes[0].legend(fontsize=8, loc="lower right")
+    fig.suptitle(f"MaskablePPO, {record['game']} {record['scenario'] or ''} (seat {record['seat']}), "
+                 f"commit {record['commit']}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("preset", choices=sorted(PRESETS))
+    ap.add_argument("--opponent", default="random")
+    ap.add_argument("--seed", type=int, default=0, help="training seed (env and torch)")
+    ap.add_argument("--cpu-minutes", type=float, help="training CPU budget (default: the preset's)")
+    ap.add_argument("--max-steps", type=int, default=10**9, help="stop after this many learner steps")
+    ap.add_argument("--wall-minutes", type=float, default=1e9,
+                    help="also stop training after this much wall-clock time (a shared machine's deadline)")
+    ap.add_argument("--every", type=int, help="learner steps between the curve's points")
+    ap.add_argument("--curve-games", type=int, default=100)
+    ap.add_argument("--eval-games", type=int, default=400)
+    ap.add_argument("--envs", type=int, default=4, help="envs in the (single-process) vector env")
+    ap.add_argument("--out", help="OUT.png and OUT.json (default docs/rl/<preset>-<opponent>)")
+    ap.add_argument("--model", help="save the trained model here (a .zip)")
+    args = ap.parse_args(argv)
+
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    cfg = PRESETS[args.preset]
+    budget = 60 * (args.cpu_minutes if args.cpu_minutes is not None else cfg["cpu_minutes"])
+    every = args.every or cfg["every"]
+    out = Path(args.out or Path(__file__).resolve().parent.parent / "docs" / "rl" / f"{args.preset}-{args.opponent}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    game, scenario = cfg["game"], cfg["scenario"]
+
+    def one() -> MaskedKassenEnv:
+        return make_env(game, scenario, args.opponent, max_episode_steps=cfg["max_episode_steps"])
+
+    venv = DummyVecEnv([one for _ in range(args.envs)])
+    venv.seed(args.seed)
+    model = MaskablePPO("MlpPolicy", venv, seed=args.seed, verbose=0, device="cpu",
+                        n_steps=cfg["n_steps"], batch_size=cfg["batch_size"], n_epochs=cfg["n_epochs"],
+                        ent_coef=cfg["ent_coef"], gamma=0.99,
+                        policy_kwargs={"net_arch": cfg["net"]})
+    probe = one()
+
+    pol = model.policy
+
+    def greedy(obs: np.ndarray, mask: np.ndarray) -> int:
+        """``model.predict(obs, action_masks=mask, deterministic=True)``, the output layer computed
+        for the legal actions only (a few of C&C's 34,986): the most likely legal action."""
+        legal = np.flatnonzero(mask)
+        with torch.no_grad():
+            feats = pol.extract_features(torch.as_tensor(obs).unsqueeze(0), pol.pi_features_extractor)
+            latent = pol.mlp_extractor.forward_actor(feats)  # type: ignore[arg-type]
+            idx = torch.as_tensor(legal)
+            net: Any = pol.action_net
+            logits = latent @ net.weight[idx].T + net.bias[idx]
+        return int(legal[int(logits.argmax())])
+
+    def score(seeds: range) -> dict[str, Any]:
+        res = play(probe, greedy, seeds)
+        lo, hi = wilson(res["wins"], len(seeds))
+        return {**res, "games": len(seeds), "win_rate": res["wins"] / len(seeds), "wilson95": [lo, hi],
+                "seeds": [seeds.start, seeds.stop - 1]}
+
+    target = {("clans", "random"): 0.75, ("skirmish", "random"): 0.60}.get((args.preset, args.opponent))
+    record: dict[str, Any] = {
+        "preset": args.preset, "game": game, "scenario": scenario, "opponent": args.opponent, "seat": 0,
+        "skip_single": True, "algorithm": "sb3_contrib.MaskablePPO", "settings": cfg, "envs": args.envs,
+        "train_seed": args.seed, "curve_games": args.curve_games, "target": target,
+        "commit": _commit(), "python": platform.python_version(), "torch": torch.__version__,
+        "torch_threads": torch.get_num_threads(), "curve": [], "evaluation": None,
+    }
+    train_cpu = 0.0
+    wall0 = time.time()
+
+    def point() -> None:
+        c0 = time.process_time()
+        p = score(range(CURVE_SEED, CURVE_SEED + args.curve_games))
+        p.update(steps=int(model.num_timesteps), train_cpu_s=round(train_cpu, 1),
+                 eval_cpu_s=round(time.process_time() - c0, 1), wall_s=round(time.time() - wall0, 1),
+                 load=os.getloadavg()[0])
+        record["curve"].append(p)
+        print(f"steps {p['steps']:>8}  train CPU {train_cpu / 60:6.1f} min  win rate {p['win_rate']:.3f} "
+              f"[{p['wilson95'][0]:.3f}, {p['wilson95'][1]:.3f}]  (eval {p['eval_cpu_s']} s, load {p['load']:.1f})",
+              flush=True)
+        out.with_suffix(".json").write_text(json.dumps(record, indent=1) + "\n")
+        _plot(record, out.with_suffix(".png"))
+
+    point()
+    while (train_cpu < budget and model.num_timesteps < args.max_steps
+           and time.time() - wall0 < 60 * args.wall_minutes):
+        c0 = time.process_time()
+        model.learn(total_timesteps=every, reset_num_timesteps=False)
+        train_cpu += time.process_time() - c0
+        point()
+    record["stopped_by"] = ("cpu-minutes" if train_cpu >= budget else "max-steps"
+                            if model.num_timesteps >= args.max_steps else "wall-minutes")
+    if args.model:
+        model.save(args.model)
+    c0 = time.process_time()
+    ev = score(range(EVAL_SEED, EVAL_SEED + args.eval_games))
+    ev.update(steps=int(model.num_timesteps), train_cpu_s=round(train_cpu, 1),
+              eval_cpu_s=round(time.process_time() - c0, 1))
+    record["evaluation"] = ev
+    record["uptime"] = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    out.with_suffix(".json").write_text(json.dumps(record, indent=1) + "\n")
+    _plot(record, out.with_suffix(".png"))
+    verdict = "" if target is None else (" (target met)" if ev["wilson95"][0] >= target
+                                         else f" (target {target:.2f} NOT met)")
+    print(f"{args.preset} against {args.opponent}: {ev['wins']}/{ev['games']} won "
+          f"({ev['draws']} draws), win rate {ev['win_rate']:.3f}, Wilson 95% "
+          f"[{ev['wilson95'][0]:.3f}, {ev['wilson95'][1]:.3f}]{verdict}; "
+          f"{ev['steps']} steps, {train_cpu / 60:.1f} training CPU minutes; seeds "
+          f"{EVAL_SEED}..{EVAL_SEED + args.eval_games - 1}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
