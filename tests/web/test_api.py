@@ -300,10 +300,12 @@ def test_ai_seat_moves_by_itself_without_blocking_other_games(app_client: Any) -
     other, (o_red, _) = new_game(client, ["human", "human"])
     t0 = time.monotonic()
     thinking = seats[1].view()
-    while not thinking["ai_thinking"] and time.monotonic() - t0 < 5:  # the scheduler picks it up
+    # the scheduler picks it up (between its decisions the dice may be to move: no level then)
+    while not (thinking["ai_thinking"] and thinking["ai_level"]) and time.monotonic() - t0 < 5:
         time.sleep(0.05)
         thinking = seats[1].view()
-    assert thinking["ai_thinking"] and thinking["ai_level"] == "tree search, slow"  # what thinks, how long
+    assert thinking["ai_thinking"], thinking["to_move"]
+    assert thinking["ai_level"] == "tree search, slow"  # what thinks, how long
     o_red.act(o_red.view()["actions"][0]["action"])
     assert o_red.view()["version"] == 1
     assert time.monotonic() - t0 < 2.0, "another game answered while the AI was thinking"

@@ -131,7 +131,7 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                and not page.locator("#result").count()):
             assert time.time() < deadline, "the decision never opened"
             interrupted = interrupted or bool(page.locator("#autopass-note").count())
-            if (shots < 6 and time.time() - last_shot > 1.2 and page.evaluate("document.body.dataset.playing") == "1"
+            if (shots < 6 and time.time() - last_shot > 0.6 and page.evaluate("document.body.dataset.playing") == "1"
                     and page.locator("#board .dice-mark, #board g.unit[data-moving]").count()):
                 page.locator("#board").screenshot(path=str(ARTIFACTS / f"ai-turn-{shots}.png"))
                 shots += 1
@@ -176,7 +176,7 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                             glides.setdefault(m["key"], set()).add((round(m["x"]), round(m["y"])))
                     assert any(len(p) >= 2 for p in glides.values()), "no piece was seen between two positions"
                     checked_attack_turns += 1
-                    if checked_attack_turns >= 3 or cut_turns:
+                    if (checked_attack_turns >= 3 or cut_turns) and shots >= 2:
                         break
         if a.startswith("play "):
             interrupted = False  # Red's turn: Blue's next turn is watched afresh
