@@ -296,8 +296,10 @@ def test_pages_and_openapi(app_client: Any) -> None:
 # ------------------------------------------------------------------------ AI
 def test_ai_seat_moves_by_itself_without_blocking_other_games(app_client: Any) -> None:
     client, svc = app_client
-    gid, seats = new_game(client, ["mcts", "human"])  # the AI (Red) moves first, searching each decision
+    # (the other game first: creating it takes a while on PostgreSQL, time the AI's first
+    # decision would have to finish in before the view below is asked)
     other, (o_red, _) = new_game(client, ["human", "human"])
+    gid, seats = new_game(client, ["mcts", "human"])  # the AI (Red) moves first, searching each decision
     t0 = time.monotonic()
     thinking = seats[1].view()
     # the scheduler picks it up (between its decisions the dice may be to move: no level then)
