@@ -47,10 +47,11 @@ PREFER = ("attack ", "fire ", "play ", "order ", "move ")
 ENDS = ("done", "end-move", "end-battle", "pass")
 
 
-def Server(db: str, port: int) -> ServedKassen:  # noqa: N802 - reads like the class it makes
+def Server(db: str, port: int, more: tuple[str, ...] = ()) -> ServedKassen:  # noqa: N802 - reads like a class
     """The served Kassen under load: no limit on games per address, its output dropped; the
-    benchmark's X-Forwarded-For believed (it plays several addresses from loopback)."""
-    return ServedKassen(db, port, args=("--games-per-hour", "100000", "--forwarded-allow-ips", "127.0.0.1"),
+    benchmark's X-Forwarded-For believed (it plays several addresses from loopback); ``more``:
+    other ``kassen serve`` options."""
+    return ServedKassen(db, port, args=("--games-per-hour", "100000", "--forwarded-allow-ips", "127.0.0.1", *more),
                         quiet=True)
 
 
@@ -287,6 +288,9 @@ def main() -> None:
     ap.add_argument("--lock-for", type=float, default=0.0, metavar="S",
                     help="instead: hold the database's write lock S seconds while static files, health and "
                          "actions are asked for (issue 31, finding 3)")
+    ap.add_argument("--ai-threads", action="store_true",
+                    help="the server's computer players think in its own threads, not in child processes "
+                         "(kassen serve --ai-threads; to compare, issue 31)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if args.memory:
@@ -298,7 +302,7 @@ def main() -> None:
     kill_at = args.seconds / 2 if args.kill_at is None else args.kill_at
     tmp = tempfile.mkdtemp(prefix="kassen-load-")
     db = f"sqlite:///{tmp}/games.db"
-    server = Server(db, free_port())
+    server = Server(db, free_port(), ("--ai-threads",) if args.ai_threads else ())
     server.start()
     rss_start = server.rss_mb()
     games = []
@@ -364,7 +368,8 @@ def main() -> None:
     storage.close()
     lat = [x for c in clients for x in c.latencies]
     out = {
-        "games": args.games, "seconds": round(elapsed, 1), "think_seconds": args.think, "killed": killed,
+        "games": args.games, "seconds": round(elapsed, 1), "think_seconds": args.think,
+        "ai": "threads" if args.ai_threads else "processes", "killed": killed,
         "posts": len(lat), "acknowledged": acked, "lost": lost,
         "post_statuses": {str(k): sum(c.statuses.get(k, 0) for c in clients)
                           for k in sorted({k for c in clients for k in c.statuses})},

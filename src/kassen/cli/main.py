@@ -501,6 +501,10 @@ def serve(
              "nobody's, so a client cannot pose as another address.")] = None,
     max_body: Annotated[int, typer.Option(min=1024, help="The largest request body taken, in bytes "
                                                          "(larger: 413).")] = 1_000_000,
+    ai_processes: Annotated[bool, typer.Option(
+        "--ai-processes/--ai-threads",
+        help="Computer players think in child processes at a lower priority (people's requests stay quick "
+             "beside them), or in the server's own threads (less memory).")] = True,
 ) -> None:
     """Serve the games in the browser (and as a JSON API; schema at /docs)."""
     import os
@@ -513,7 +517,7 @@ def serve(
                     idle_seconds=idle_minutes * 60, finished_idle_seconds=min(60.0, idle_minutes * 60),
                     expire_seconds=expire_days * 86400, thinking_per_client=max_thinking_per_address)
     run_server(host, port, db, new_game=new_game, open_browser=open_browser, allowed_hosts=tuple(hosts),
-               limits=limits, forwarded_allow_ips=forwarded_allow_ips, max_body=max_body)
+               limits=limits, forwarded_allow_ips=forwarded_allow_ips, max_body=max_body, ai_processes=ai_processes)
 
 
 def _scenarios_show(name: str, game: str | None) -> None:

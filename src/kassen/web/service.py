@@ -33,6 +33,7 @@ from kassen.engine.rng import Rng
 from kassen.rulesets.registry import available, get, hook, load_game, specs
 from kassen.web import extras
 from kassen.web.storage import WATCH, Storage, StoredGame, first_line, hash_token, plausible_game_id
+from kassen.web.thinkers import Question, RemoteSeat, ThinkerPool
 
 log = logging.getLogger("kassen.web")
 
@@ -131,7 +132,8 @@ class LiveGame:
     stored: StoredGame
     game: Game
     history: list[State]
-    players: dict[int, Player]
+    #: the computer seats: players in this process, or seats whose players think in a child process
+    players: dict[int, Player | RemoteSeat]
     lock: threading.RLock = field(default_factory=threading.RLock)
     #: an AI decision of this game is queued or being made
     ai_running: bool = False
@@ -277,8 +279,13 @@ class GameService:
     """Every game of one server, over one :class:`Storage`."""
 
     def __init__(self, storage: Storage, ai_workers: int = 4, limits: Limits | None = None,
-                 player_factory: Callable[[str, int], Player] = make_player, test_seed: int | None = None) -> None:
-        """``test_seed`` (tests only: ``KASSEN_TEST_SEED``) makes the games' seeds follow from it,
+                 player_factory: Callable[[str, int], Player] = make_player, test_seed: int | None = None,
+                 ai_processes: bool = False) -> None:
+        """``ai_processes``: the computer players think in as many child processes as there are AI
+        workers (:mod:`kassen.web.thinkers`; ``kassen serve`` does), not in the workers' threads,
+        so their computing never makes requests wait for the interpreter lock; only with the
+        default ``player_factory``, whose players a child can make from their names.
+        ``test_seed`` (tests only: ``KASSEN_TEST_SEED``) makes the games' seeds follow from it,
         so a test served in another process replays the same deals and dice; never set it for
         people, who could then foresee every die."""
         self.seeds = None if test_seed is None else Rng(test_seed)
@@ -297,6 +304,7 @@ class GameService:
         self.background_ai_games: dict[str, int] = {}
         # AI work: one decision at a time per game, shared by counted work (AiScheduler)
         self.scheduler = AiScheduler(self.limits.thinking_per_client)
+        self.thinkers = ThinkerPool(max(1, ai_workers)) if ai_processes and player_factory is make_player else None
         self.workers = [threading.Thread(target=self._ai_worker, name=f"kassen-ai-{i}", daemon=True)
                         for i in range(max(1, ai_workers))]
         for w in self.workers:
@@ -416,9 +424,12 @@ class GameService:
                 del self.tokens[th]
         return token
 
-    def _players(self, stored: StoredGame) -> dict[int, Player]:
-        return {i: self.make_player(k, (stored.seed * 1_000_003 + 7919 * (i + 1)) % (1 << 62))
-                for i, k in enumerate(stored.seat_kinds) if k != HUMAN}
+    def _players(self, stored: StoredGame) -> dict[int, Player | RemoteSeat]:
+        seeds = {i: (stored.seed * 1_000_003 + 7919 * (i + 1)) % (1 << 62)
+                 for i, k in enumerate(stored.seat_kinds) if k != HUMAN}
+        if self.thinkers is not None:
+            return {i: RemoteSeat(stored.seat_kinds[i], seed) for i, seed in seeds.items()}
+        return {i: self.make_player(stored.seat_kinds[i], seed) for i, seed in seeds.items()}
 
     # ------------------------------------------------------------- load
     def get(self, game_id: str) -> LiveGame:
@@ -888,6 +899,7 @@ class GameService:
         next action schedules the AI afresh (one chain of AI work per game, never two)."""
         with live.lock:
             state, version = live.state, live.version
+            actions = tuple(live.stored.actions[:version])
             mover = state.to_move()
             if self.closed or mover is None or not self._machine_to_move(live):
                 live.ai_running = False
@@ -901,7 +913,16 @@ class GameService:
         else:
             with live.lock:
                 self._note_plans(live)
-            action = live.players[mover].choose(state, mover)  # outside the lock: may take a while
+            player = live.players[mover]
+            if isinstance(player, RemoteSeat):  # outside the lock: may take a while
+                assert self.thinkers is not None
+                s = live.stored
+                action, player.explanation, spent = self.thinkers.ask(Question(
+                    s.id, s.ruleset, s.scenario, s.seed, tuple(sorted(s.options.items())), actions, mover,
+                    player.kind, player.seed))
+                live.work += spent
+            else:
+                action = player.choose(state, mover)
         live.pending = (version, action)
         with live.lock:
             if live.version == version:  # else undone meanwhile: decide again
@@ -947,3 +968,5 @@ class GameService:
     def close(self) -> None:
         self.closed = True
         self.scheduler.close()
+        if self.thinkers is not None:
+            self.thinkers.close()
