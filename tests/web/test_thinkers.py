@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -140,3 +141,29 @@ def test_no_child_outlives_the_service(tmp_path: Path) -> None:
     for pid in pids:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # reaped: no zombie left either
+
+
+def test_a_sticky_pool_waits_for_the_games_own_child() -> None:
+    """Under a test seed a game keeps its child (its players are never made afresh elsewhere)."""
+    pool = ThinkerPool(2, sticky=True)
+    try:
+        q = Question("a", "clans", None, 5, (), (), 0, "random", 1)
+        pool.ask(q)
+        own = pool.last["a"]
+        with pool.cond:
+            own.busy = True  # its own child busy with another game; the other one free
+        done = threading.Event()
+
+        def again() -> None:
+            pool.ask(q)
+            done.set()
+
+        threading.Thread(target=again, daemon=True).start()
+        assert not done.wait(0.5)
+        with pool.cond:
+            own.busy = False
+            pool.cond.notify_all()
+        assert done.wait(30)
+        assert pool.last["a"] is own
+    finally:
+        pool.close()

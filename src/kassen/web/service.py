@@ -304,7 +304,8 @@ class GameService:
         self.background_ai_games: dict[str, int] = {}
         # AI work: one decision at a time per game, shared by counted work (AiScheduler)
         self.scheduler = AiScheduler(self.limits.thinking_per_client)
-        self.thinkers = ThinkerPool(max(1, ai_workers)) if ai_processes and player_factory is make_player else None
+        self.thinkers = (ThinkerPool(max(1, ai_workers), sticky=test_seed is not None)
+                         if ai_processes and player_factory is make_player else None)
         self.workers = [threading.Thread(target=self._ai_worker, name=f"kassen-ai-{i}", daemon=True)
                         for i in range(max(1, ai_workers))]
         for w in self.workers:

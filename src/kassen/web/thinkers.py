@@ -13,8 +13,9 @@ planner's turn plan survives between its decisions as it does in one process: it
 game's record (ruleset, scenario, seed, options, the actions so far) and applies only the
 actions it has not seen; an undo or a foreign history rebuilds the state by replay. A game goes
 to the child that decided for it last when that one is free, else to any free one (which then
-replays it). A child that dies is started again; the decision it owed fails and the service
-tries it again (:meth:`GameService._ai_failed`).
+replays it, with its players made afresh; ``sticky`` waits instead). A child that dies is
+started again; the decision it owed fails and the service tries it again
+(:meth:`GameService._ai_failed`).
 """
 
 from __future__ import annotations
@@ -187,7 +188,10 @@ class ThinkerPool:
     interpreter lock) until a child has answered. With as many children as AI worker threads, a
     worker always finds a free child."""
 
-    def __init__(self, size: int, nice: int = 10) -> None:
+    def __init__(self, size: int, nice: int = 10, sticky: bool = False) -> None:
+        """``sticky``: a game always waits for the child that decided for it first, so its players
+        are never made afresh and the same seeds give the same games (a server under test)."""
+        self.sticky = sticky
         self.cond = threading.Condition()
         self.slots = [_Slot(i, nice) for i in range(max(1, size))]
         self.last: OrderedDict[str, _Slot] = OrderedDict()
@@ -200,8 +204,10 @@ class ThinkerPool:
                 if self.closed:
                     raise ThinkerLost("the server is stopping")
                 free = [s for s in self.slots if not s.busy]
+                known = self.last.get(q.game_id)
+                if self.sticky and known is not None:
+                    free = [known] if known in free else []
                 if free:
-                    known = self.last.get(q.game_id)
                     slot = known if known in free else free[0]
                     slot.busy = True
                     self.last[q.game_id] = slot
