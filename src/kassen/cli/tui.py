@@ -41,7 +41,7 @@ from kassen.engine.concession import Conceded, concession_result, partner_of
 from kassen.engine.errors import FormatError, KassenError
 from kassen.engine.events import Event, events_for_seat, rolled_dice
 from kassen.engine.protocol import CHANCE, Game, State, sample_chance
-from kassen.engine.record import GameRecord, replay
+from kassen.engine.record import GameRecord, conceded_at, replay
 from kassen.engine.rng import Rng
 from kassen.rulesets.registry import get, hook, load_game
 
@@ -167,6 +167,8 @@ def replay_history(game: Game, record: GameRecord) -> list[State]:
             history.append(history[-1].apply(action))
         except KassenError as exc:
             raise FormatError(f"saved game: action {i + 1} ({action!r}) cannot be replayed: {exc}") from exc
+    if record.conceded is not None:
+        history.append(conceded_at(history[-1], record))
     return history
 
 
@@ -733,6 +735,7 @@ class _Session:
             self.con.print("[dim]Not conceded: the game goes on.[/]")
             return False
         self.history.append(Conceded(self.state, seat))
+        self.record.conceded = seat  # a save keeps it: the game loads as given up
         return True
 
     # -------------------------------------------------------------- undo

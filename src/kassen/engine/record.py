@@ -1,4 +1,5 @@
-"""Saved games: (ruleset, rules version, scenario, seed, options, actions).
+"""Saved games: (ruleset, rules version, scenario, seed, options, actions), and the seat that
+conceded, if one did (a concession is no rule action: :mod:`kassen.engine.concession`).
 
 A record replays to the identical state, because the state owns all its randomness.
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from kassen.engine.concession import Conceded
 from kassen.engine.errors import FormatError, KassenError
 from kassen.engine.protocol import Game, State
 
@@ -29,8 +31,16 @@ class GameRecord:
     seed: int
     actions: list[str] = field(default_factory=list)
     options: JSON = field(default_factory=dict)
+    #: the seat that gave the game up after the last action (``None``: nobody did)
+    conceded: int | None = None
 
     def to_json(self) -> JSON:
+        """The saved game's JSON (``conceded`` only when a seat conceded).
+
+        >>> GameRecord("toy", "1", None, 7, ["a"], conceded=1).to_json()["conceded"]
+        1
+        """
+        extra: JSON = {} if self.conceded is None else {"conceded": self.conceded}
         return {
             "format": FORMAT,
             "ruleset": self.ruleset,
@@ -39,6 +49,7 @@ class GameRecord:
             "seed": self.seed,
             "options": self.options,
             "actions": list(self.actions),
+            **extra,
         }
 
     @classmethod
@@ -59,7 +70,10 @@ class GameRecord:
         opts = d.get("options", {})
         if not isinstance(opts, dict):
             raise FormatError("saved game: 'options' must be an object")
-        return cls(d["ruleset"], d["rules_version"], scen, d["seed"], list(d["actions"]), opts)
+        conceded = d.get("conceded")
+        if conceded is not None and (not isinstance(conceded, int) or isinstance(conceded, bool) or conceded < 0):
+            raise FormatError("saved game: 'conceded' must be a seat number (0 or more) or null")
+        return cls(d["ruleset"], d["rules_version"], scen, d["seed"], list(d["actions"]), opts, conceded)
 
 
 def new_game(game: Game, scenario: str | None, seed: int, **options: Any) -> tuple[State, GameRecord]:
@@ -83,4 +97,15 @@ def replay(game: Game, record: GameRecord) -> State:
             state = state.apply(action)
         except KassenError as exc:
             raise FormatError(f"saved game: action {i + 1} ({action!r}) cannot be replayed: {exc}") from exc
-    return state
+    return conceded_at(state, record)
+
+
+def conceded_at(state: State, record: GameRecord) -> State:
+    """``state`` (the record's last) with the record's concession, if it has one; raises
+    ``FormatError`` when that concession cannot be (a finished game, a seat it does not have)."""
+    if record.conceded is None:
+        return state
+    try:
+        return Conceded(state, record.conceded)
+    except KassenError as exc:
+        raise FormatError(f"saved game: its concession by seat {record.conceded} cannot be: {exc}") from exc

@@ -28,7 +28,6 @@ from kassen.engine.concession import Conceded
 from kassen.engine.errors import KassenError
 from kassen.engine.events import events_for_seat, rolled_dice
 from kassen.engine.protocol import CHANCE, Game, State, sample_chance
-from kassen.engine.record import GameRecord
 from kassen.engine.rng import Rng
 from kassen.rulesets.registry import available, get, hook, load_game, specs
 from kassen.web import extras
@@ -961,10 +960,6 @@ class GameService:
                 fn(live.stored.id, live.version)
             except Exception:
                 log.exception("listener failed")
-
-    def record_of(self, live: LiveGame) -> GameRecord:
-        s = live.stored
-        return GameRecord(s.ruleset, s.rules_version, s.scenario, s.seed, list(s.actions), dict(s.options))
 
     def close(self) -> None:
         self.closed = True
