@@ -124,6 +124,7 @@ def test_a_child_follows_an_undo_by_replaying() -> None:
 def test_an_error_in_a_child_is_told_and_the_child_stays(tmp_path: Path) -> None:
     pool = ThinkerPool(1)
     try:
+        pool.ask(Question("g", "clans", None, 5, (), (), 0, "random", 1))
         (pid,) = pool.pids()
         with pytest.raises(RuntimeError, match="unknown game"):
             pool.ask(Question("g", "no-such-game", None, 1, (), (), 0, "greedy", 1))
@@ -135,8 +136,11 @@ def test_an_error_in_a_child_is_told_and_the_child_stays(tmp_path: Path) -> None
 def test_no_child_outlives_the_service(tmp_path: Path) -> None:
     svc = service(tmp_path)
     assert svc.thinkers is not None
+    assert svc.thinkers.pids() == []  # none before a computer seat is to move
+    live, _ = svc.create("cc-samurai", None, ["random", "random"])
+    until(lambda: live.version >= 3)
     pids = svc.thinkers.pids()
-    assert len(pids) == 2
+    assert len(pids) == 1  # one game at a time: one child was enough
     svc.close()
     for pid in pids:
         with pytest.raises(ChildProcessError):

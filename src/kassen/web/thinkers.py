@@ -132,8 +132,7 @@ class _Slot:
         self.busy = False
         self.closed = False
         self.process: Any = None
-        self.conn: Connection | None = None
-        self.start()
+        self.conn: Connection | None = None  # started at its first decision (a server without AI seats has none)
 
     def start(self) -> None:
         # a fresh interpreter (``python -m kassen.web.thinkers FD NICE``), never a fork of a server
@@ -147,9 +146,10 @@ class _Slot:
     def ask(self, q: Question) -> tuple[str, str | None, float]:
         if self.closed:
             raise ThinkerLost("the server is stopping")
-        if self.process is None or self.process.poll() is not None or self.conn is None:
+        if self.process is not None and self.process.poll() is not None:
             log.error("AI process %d had stopped; it is started again", self.index)
             self.stop()
+        if self.process is None or self.conn is None:
             self.start()
         assert self.conn is not None
         try:
@@ -184,9 +184,9 @@ class _Slot:
 
 
 class ThinkerPool:
-    """``size`` child processes deciding for computer seats; :meth:`ask` blocks (without the
-    interpreter lock) until a child has answered. With as many children as AI worker threads, a
-    worker always finds a free child."""
+    """Up to ``size`` child processes deciding for computer seats, each started when first
+    needed; :meth:`ask` blocks (without the interpreter lock) until a child has answered. With
+    as many children as AI worker threads, a worker always finds a free child."""
 
     def __init__(self, size: int, nice: int = 10, sticky: bool = False) -> None:
         """``sticky``: a game always waits for the child that decided for it first, so its players
@@ -207,8 +207,8 @@ class ThinkerPool:
                 known = self.last.get(q.game_id)
                 if self.sticky and known is not None:
                     free = [known] if known in free else []
-                if free:
-                    slot = known if known in free else free[0]
+                if free:  # the game's own child, else one already running, else a new one
+                    slot = known if known in free else min(free, key=lambda f: f.process is None)
                     slot.busy = True
                     self.last[q.game_id] = slot
                     self.last.move_to_end(q.game_id)
