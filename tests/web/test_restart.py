@@ -35,10 +35,12 @@ def pick(actions: list[str]) -> str:
 
 
 class Server(ServedKassen):
-    """The test server: seeded deals and dice (``KASSEN_TEST_SEED=7``), killed when done."""
+    """The test server: seeded deals and dice (``KASSEN_TEST_SEED=7``), killed when done. Its
+    computer players think at the tests' own priority (``--ai-nice 0``): beside the other test
+    worker they would otherwise get a tenth of a core and the tests waiting for them time out."""
 
     def __init__(self, db: str, port: int) -> None:
-        super().__init__(db, port, seed=7)
+        super().__init__(db, port, seed=7, args=("--ai-nice", "0"))
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

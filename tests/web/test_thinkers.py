@@ -171,3 +171,13 @@ def test_a_sticky_pool_waits_for_the_games_own_child() -> None:
         assert pool.last["a"] is own
     finally:
         pool.close()
+
+
+def test_children_think_at_a_lower_priority_than_the_server() -> None:
+    pool = ThinkerPool(1, nice=5)
+    try:
+        pool.ask(Question("g", "clans", None, 5, (), (), 0, "random", 1))
+        (pid,) = pool.pids()
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 5)
+    finally:
+        pool.close()

@@ -505,6 +505,8 @@ def serve(
         "--ai-processes/--ai-threads",
         help="Computer players think in child processes at a lower priority (people's requests stay quick "
              "beside them), or in the server's own threads (less memory).")] = True,
+    ai_nice: Annotated[int, typer.Option(min=0, max=19, help="How much lower the AI processes' priority is "
+                                                          "(nice; 0: the server's own).")] = 10,
 ) -> None:
     """Serve the games in the browser (and as a JSON API; schema at /docs)."""
     import os
@@ -517,7 +519,8 @@ def serve(
                     idle_seconds=idle_minutes * 60, finished_idle_seconds=min(60.0, idle_minutes * 60),
                     expire_seconds=expire_days * 86400, thinking_per_client=max_thinking_per_address)
     run_server(host, port, db, new_game=new_game, open_browser=open_browser, allowed_hosts=tuple(hosts),
-               limits=limits, forwarded_allow_ips=forwarded_allow_ips, max_body=max_body, ai_processes=ai_processes)
+               limits=limits, forwarded_allow_ips=forwarded_allow_ips, max_body=max_body, ai_processes=ai_processes,
+               ai_nice=ai_nice)
 
 
 def _scenarios_show(name: str, game: str | None) -> None:

@@ -173,13 +173,14 @@ def open_storage(url: str) -> Storage:
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, new_game: bool = False,
           open_browser: bool = False, say: bool = True, allowed_hosts: tuple[str, ...] = (),
           limits: Limits | None = None, forwarded_allow_ips: str | None = None, max_body: int = MAX_BODY,
-          ai_processes: bool = True) -> None:
+          ai_processes: bool = True, ai_nice: int = 10) -> None:
     """Serve until interrupted. ``new_game``: create a game against the AI and print its link
     (``open_browser``: also open it); a busy port then moves on to the next free one.
     ``allowed_hosts``: names besides addresses and localhost the page may be reached by.
     ``forwarded_allow_ips``: proxies whose ``X-Forwarded-For`` is believed (none by default).
     ``max_body``: the largest request body taken (413 beyond). ``ai_processes``: the computer
-    players think in child processes (:mod:`kassen.web.thinkers`), not in the server's."""
+    players think in child processes (:mod:`kassen.web.thinkers`), not in the server's, ``ai_nice``
+    lower in priority."""
     url = default_db_url() if db is None else db
     storage = open_storage(url)
     # requests wait on I/O while a balance check's games (and, with ai_processes off, the computer
@@ -189,7 +190,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, new_
     sys.setswitchinterval(0.001)
     test_seed = os.environ.get("KASSEN_TEST_SEED")  # tests only: reproducible deals and dice
     service = GameService(storage, limits=limits, test_seed=int(test_seed) if test_seed else None,
-                          ai_processes=ai_processes)
+                          ai_processes=ai_processes, ai_nice=ai_nice)
     if new_game:
         for p in range(port, port + 50):
             if port_free(host, p):

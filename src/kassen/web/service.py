@@ -279,11 +279,12 @@ class GameService:
 
     def __init__(self, storage: Storage, ai_workers: int = 4, limits: Limits | None = None,
                  player_factory: Callable[[str, int], Player] = make_player, test_seed: int | None = None,
-                 ai_processes: bool = False) -> None:
+                 ai_processes: bool = False, ai_nice: int = 10) -> None:
         """``ai_processes``: the computer players think in as many child processes as there are AI
         workers (:mod:`kassen.web.thinkers`; ``kassen serve`` does), not in the workers' threads,
-        so their computing never makes requests wait for the interpreter lock; only with the
-        default ``player_factory``, whose players a child can make from their names.
+        so their computing never makes requests wait for the interpreter lock, at ``ai_nice``
+        lower priority; only with the default ``player_factory``, whose players a child can make
+        from their names.
         ``test_seed`` (tests only: ``KASSEN_TEST_SEED``) makes the games' seeds follow from it,
         so a test served in another process replays the same deals and dice; never set it for
         people, who could then foresee every die."""
@@ -303,7 +304,7 @@ class GameService:
         self.background_ai_games: dict[str, int] = {}
         # AI work: one decision at a time per game, shared by counted work (AiScheduler)
         self.scheduler = AiScheduler(self.limits.thinking_per_client)
-        self.thinkers = (ThinkerPool(max(1, ai_workers), sticky=test_seed is not None)
+        self.thinkers = (ThinkerPool(max(1, ai_workers), nice=ai_nice, sticky=test_seed is not None)
                          if ai_processes and player_factory is make_player else None)
         self.workers = [threading.Thread(target=self._ai_worker, name=f"kassen-ai-{i}", daemon=True)
                         for i in range(max(1, ai_workers))]
