@@ -5,7 +5,14 @@ reserve zones."""
 from __future__ import annotations
 
 from kassen.engine.events import plural
-from kassen.rulesets.honourable_victory.common import ENGAGE_NEED, ENGAGE_NEED_QUALITY, FORMS, SIDES, Unit, uid_key
+from kassen.rulesets.honourable_victory.common import (
+    ENGAGE_NEED,
+    ENGAGE_NEED_QUALITY,
+    FORMS,
+    SIDES,
+    Unit,
+    uid_key,
+)
 from kassen.rulesets.honourable_victory.losses import LossRules
 from kassen.rulesets.honourable_victory.table import DIRS, FACETS, FORWARD, opposite
 from kassen.rulesets.honourable_victory.tasks import Act2Task, MoveTask
