@@ -168,7 +168,7 @@ def test_every_primer_row_has_its_source(ruleset: str) -> None:
      ["sequence", "firing", "melee", "losses", "movement", "reactions", "terrain", "victory"]),
     ("honourable-victory", "village-ambush", 2,
      ["sequence", "firing", "melee", "losses", "movement", "reactions", "terrain", "quality", "victory"]),
-    ("kensei", None, 2, ["sequence", "orders", "combat", "shooting", "damage", "victory"]),
+    ("kensei", None, 2, ["sequence", "orders", "combat", "shooting", "damage", "armies", "victory"]),
 ])
 def test_each_games_primer_has_its_sections(app_client: Any, ruleset: str, scenario: str | None, seats: int,
                                             ids: list[str]) -> None:
@@ -268,6 +268,22 @@ def test_kensei_primer_rolls_are_the_sheet_tables() -> None:
     for o in tables.sheet.orders.values():
         assert o.name in " ".join(items_of(p, "orders")), o.name
     assert f"After {TURNS} turns" in " ".join(items_of(p, "victory"))
+    # the armies in play: each clan's two special rules, the titles of their troops (003:230-262)
+    armies = " ".join(items_of(p, "armies"))
+    for roster in state.rosters:
+        for ability in tables.sheet.clans[roster.clan].abilities:
+            assert f"{ability.name}: {ability.text}" in armies
+    assert "Undead (including Undead Samurai and Undead Ashigaru): These troops must suffer 3" in armies
+    assert "machines" not in [s["id"] for s in p["sections"]]
+    # an army with a war machine: the artillery rolls (003:277-337), dice from the engine's table
+    state = game.new_state(None, seed=2, rosters="kuge-artillery,kuroi-te-horde")
+    p = hook_primer("kensei", state, 0)
+    assert [s["id"] for s in p["sections"]][-3:] == ["armies", "machines", "victory"]
+    machines = " ".join(items_of(p, "machines"))
+    for key, m in tables.modifiers.items():
+        if key.startswith("artillery-dice."):
+            assert (m.name if m.value == 0 else f"{m.value:+d}D6 {m.name}") in machines, key
+    assert "+1D6 each miniature affected by the impact area; modifiers (to each die): +1 explosive" in machines
 
 
 def _hiding(ruleset: str, scenario: str | None, seed: int, **options: Any) -> tuple[Any, Any]:

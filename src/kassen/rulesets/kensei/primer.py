@@ -21,8 +21,8 @@ from kassen.engine.protocol import Game, State
 from kassen.rulesets.kensei.common import RETREAT_SHARE, TURNS
 from kassen.rulesets.kensei.data import Modifier, Tables, load_tables
 
-#: the sections of the primer, in the order shown
-SECTIONS = ("sequence", "orders", "combat", "shooting", "damage", "victory")
+#: the sections of the primer, in the order shown ("machines" only when an army has a war machine)
+SECTIONS = ("sequence", "orders", "combat", "shooting", "damage", "armies", "machines", "victory")
 ORDER_TYPES = ("movement", "combat", "support", "static", "spiritual")
 
 
@@ -56,6 +56,17 @@ def _mod_text(m: Modifier, dice: bool) -> str:
 def mod_list(tables: Tables, roll: str) -> str:
     """The modifiers of ``roll`` as the engine applies them, in words."""
     return "; ".join(_mod_text(m, roll.endswith("-dice")) for m in _mods(tables, roll))
+
+
+#: the artillery damage roll's modifiers that are dice (003:286-287); the others change each die
+ARTILLERY_DAMAGE_DICE = ("artillery-damage.power", "artillery-damage.miniature-affected")
+
+
+def artillery_damage(tables: Tables) -> str:
+    dice = [_mod_text(tables.modifiers[k], True) for k in ARTILLERY_DAMAGE_DICE]
+    each = [_mod_text(m, False) for k, m in tables.modifiers.items()
+            if k.startswith("artillery-damage.") and k not in ARTILLERY_DAMAGE_DICE]
+    return f"Artillery damage roll dice: {'; '.join(dice)}; modifiers (to each die): {'; '.join(each)}."
 
 
 def order_roll(tables: Tables) -> str:
@@ -98,10 +109,32 @@ def _armour(a: Any) -> str:
     return f"{a.name} {a.damage:+d}" + (f" ({note[:1].lower()}{note[1:]})" if note else "")
 
 
+def armies(state: Any, obs: dict[str, Any]) -> dict[str, list[str]]:
+    """The clans' special rules and the titles of the troops in play (both armies are on the
+    table: the rosters are public), from the sheet's tables."""
+    sheet = state.tables.sheet
+    clans = []
+    for s, roster in enumerate(state.rosters):
+        clan = sheet.clans[roster.clan]
+        clans.append(f"{obs['seats'][s]}: " + " ".join(f"{a.name}: {a.text}" for a in clan.abilities))
+    titles: dict[str, Any] = {}
+    for s, side in enumerate(obs["units"]):
+        for u in side:
+            t = state.profile(s, u["id"]).title
+            titles.setdefault(t.name, t)
+    said = [f"{name}: " + " ".join(str(r.text) for r in t.rules) for name, t in titles.items() if t.rules]
+    ammo = {a for s, side in enumerate(obs["units"]) for u in side for a in state.profile(s, u["id"]).ammunition}
+    impacts = [sheet.impacts[k] for k in sheet.impacts if any(sheet.ammunition[a].impact == k for a in ammo)]
+    return {"clans": clans, "titles": said,
+            "impacts": [f"{i.name} ammunition: {i.text}" for i in impacts]}
+
+
 def built_items(tables: Tables) -> dict[str, list[str]]:
     """The items built from the engine's tables, by the name a ``table`` row gives."""
     sheet = tables.sheet
     return {
+        "artillery_dice": [f"Artillery shoot roll dice: {mod_list(tables, 'artillery-dice')}."],
+        "artillery_damage": [artillery_damage(tables)],
         "command_cards": [command_cards(tables)],
         "order_roll": [order_roll(tables)],
         "orders": orders(tables),
@@ -125,8 +158,11 @@ def primer(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     scen = str(obs.get("scenario") or "the scenario rolled").replace("-", " ")
     values: dict[str, Any] = {"difficulty": tables.difficulty.value, "turns": TURNS, "retreat": RETREAT_SHARE,
                               "scenario": scen}
-    built = built_items(tables)
+    built = {**built_items(tables), **armies(state, obs)}
     titles = {"sequence": "Preparing and the turn", "orders": "Orders and reactions", "combat": "Hand to hand combat",
-              "shooting": "Shooting", "damage": "The damage roll", "victory": f"Victory: {scen}"}
-    return {"sections": [{"id": key, "title": titles[key], "items": _rows(key, values, built)} for key in SECTIONS],
+              "shooting": "Shooting", "damage": "The damage roll", "armies": "The armies: clan rules and titles",
+              "machines": "War machines", "victory": f"Victory: {scen}"}
+    machines = any(u.get("machine") for side in obs["units"] for u in side)
+    return {"sections": [{"id": key, "title": titles[key], "items": _rows(key, values, built)} for key in SECTIONS
+                         if key != "machines" or machines],
             "terrain": {}, "banners": None}
