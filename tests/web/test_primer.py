@@ -23,6 +23,7 @@ from kassen.rulesets.honourable_victory.common import (
     ENGAGE_NEED_QUALITY,
     FIRE_HIT,
 )
+from kassen.rulesets.honourable_victory.table import FEATURES
 from kassen.rulesets.kensei.common import TURNS
 from kassen.rulesets.registry import get, hook, load_game
 from tests.web.conftest import Seat
@@ -159,6 +160,16 @@ def test_every_primer_row_has_its_source(ruleset: str) -> None:
             else:
                 lo, _, hi = part.split(":")[1].partition("-")
                 assert not hi or int(hi) > int(lo), part
+
+
+def test_every_card_battlefield_and_terrain_feature_has_its_row() -> None:
+    """The rulebook's ten Army cards and ten Battlefields (002:280-535) and Appendix A's terrain
+    features (001:994-1034) each have their sentence, whichever the game deals or the battle uses."""
+    clans = (resources.files("kassen.rulesets.clans") / "data" / "primer.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(clans)
+    assert set(data["cards"]) == set(CARD_TYPES) and set(data["battlefields"]) == set(TILES)
+    hv = (resources.files("kassen.rulesets.honourable_victory") / "data" / "primer.toml").read_text(encoding="utf-8")
+    assert set(FEATURES) | {"escarpments", "clear", "effects"} == set(tomllib.loads(hv)["terrain"])
 
 
 @pytest.mark.parametrize("ruleset, scenario, seats, ids", [
