@@ -79,6 +79,11 @@ def test_the_rules_primer_of_each_game_renders(browser: Any, server: Server, rul
     pg.locator("#primer-btn").click()
     pg.wait_for_selector("#primer [data-section=victory]", timeout=10000)
     assert words in pg.locator("#primer [data-section=victory]").inner_text()
+    if not ruleset.startswith("cc-"):  # the whole primer: the turn first, each section a heading and its rules
+        assert pg.locator("#primer .primer-section").first.get_attribute("data-section") == "sequence"
+        assert pg.locator("#primer .primer-section").count() >= 6
+        assert pg.locator("#primer .primer-section h3").count() == pg.locator("#primer .primer-section").count()
+        assert pg.locator("#primer [data-section=sequence] li").count() >= 4
     if ruleset.startswith("cc-"):
         assert pg.locator("#primer .primer-dice li").count() == 6
         assert "Honor & Fortune" in pg.locator("#primer").inner_text()

@@ -25,6 +25,12 @@ SIDES = ("South", "North")
 FORMS = ("attack", "defensive", "open")
 #: Appendix B: the highest die that hits when firing, and that passes the test to engage
 FIRE_HIT = {"green": 1, "seasoned": 2, "veteran": 3}
+#: the limits of a modified Combat Value (001:400-403)
+CV_MIN, CV_MAX = 1, 5
+#: the highest die that passes the test to engage, by formation (001:600-603)
+ENGAGE_NEED = {"attack": 3, "open": 1}
+#: Appendix B: the same for Green and Veteran units, in any formation (001:1059, 001:1067)
+ENGAGE_NEED_QUALITY = {"green": 1, "veteran": 4}
 CLASS_NAME = {"light-foot": "Light Foot", "foot": "Foot", "mounted": "Mounted"}
 
 

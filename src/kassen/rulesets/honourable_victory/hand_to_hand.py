@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from kassen.engine.events import Event, plural
-from kassen.rulesets.honourable_victory.common import SIDES, Unit, uid_key
+from kassen.rulesets.honourable_victory.common import CV_MAX, CV_MIN, SIDES, Unit, uid_key
 from kassen.rulesets.honourable_victory.firing import FiringRules
 from kassen.rulesets.honourable_victory.tasks import AllocTask, DaimyoTask, RerollTask
 
@@ -98,7 +98,7 @@ class HandToHandRules(FiringRules):
             cv += 1
         if self.is_mounted(a) and t.form == "defensive":
             cv -= 2 if t.weapon == "long-spear" else 1
-        return max(1, min(5, cv))
+        return max(CV_MIN, min(CV_MAX, cv))
 
     def attack_dice(self, a: Unit, t: Unit, stands: int) -> int:
         """1D6 a stand allocated, less two a terrain feature giving ``t`` the advantage."""

@@ -5,7 +5,14 @@ reserve zones."""
 from __future__ import annotations
 
 from kassen.engine.events import plural
-from kassen.rulesets.honourable_victory.common import FORMS, SIDES, Unit, uid_key
+from kassen.rulesets.honourable_victory.common import (
+    ENGAGE_NEED,
+    ENGAGE_NEED_QUALITY,
+    FORMS,
+    SIDES,
+    Unit,
+    uid_key,
+)
 from kassen.rulesets.honourable_victory.losses import LossRules
 from kassen.rulesets.honourable_victory.table import DIRS, FACETS, FORWARD, opposite
 from kassen.rulesets.honourable_victory.tasks import Act2Task, MoveTask
@@ -276,7 +283,7 @@ class MovementRules(LossRules):
         self._say("engage-announce", f"{u.uid} attempts to engage {tid} ({facet})", unit=u.uid, target=tid)
         if self.engage_needs_test(u, t):
             q = self.quality(u)
-            need = 1 if q == "green" else 4 if q == "veteran" else (3 if u.form == "attack" else 1)
+            need = ENGAGE_NEED_QUALITY.get(q) or ENGAGE_NEED.get(u.form, 1)
             d = self._d6()
             ok = d <= need
             self._say("engage-test", f"{u.uid} tests to engage: {d} (needs {need} or less): "
