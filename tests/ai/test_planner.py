@@ -219,12 +219,24 @@ def test_plan_variants_are_judged_by_counted_rollouts_on_common_luck():
     assert p.rollouts_done in (6, 9, 12)
     # --explain names what the best plan was judged against: other plans too when variants were found
     assert ("plans of" in (p.explanation or "")) == (p.rollouts_done > 6)
-    plan = [a for _, a in p._plan_turn(s.determinize(seat, p.rng), seat, rollouts=0)]
+    plan = p.plan_turn(s.determinize(seat, p.rng), seat, rollouts=0)
     before = p.rng.state
     first = p._rollout_turn(s, seat, plan, luck=42)
     assert p.rng.state == before  # the rollout drew from its own luck, not the player's generator
     assert p._rollout_turn(s, seat, plan, luck=42) == first
 
+
+
+def test_plan_turn_is_the_plan_the_planner_follows():
+    """``plan_turn`` (what the plan search completes its turns with) is the plan ``choose`` plays:
+    the same generator state gives the same card, then its orders and moves in turn."""
+    s = _state_at("play")
+    seat = s.to_move()
+    p, q = small(6), small(6)
+    plan = p.plan_turn(s.determinize(seat, p.rng), seat)
+    assert plan[0].startswith("play ") and len(plan) > 1
+    assert q.choose(s, seat) == plan[0]
+    assert [a for _, a in q.plan] == plan[1:]
 
 @pytest.mark.parametrize("decision", ["play", "order"])
 def test_explanation_describes_the_turn_played_not_a_rollout(decision):
