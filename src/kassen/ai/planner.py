@@ -134,9 +134,7 @@ class TurnPlanner(Player):
 
     # ------------------------------------------------------------ the player
     def choose(self, state: State, seat: int) -> str:
-        legal = state.legal_actions()
-        if not legal:
-            raise KassenError(f"{self.name}: seat {seat} has no legal action (is the game over?)")
+        legal = self.legal_actions(state, seat)
         if len(legal) == 1:
             return legal[0]
         if not isinstance(state, CCState):
