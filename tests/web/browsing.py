@@ -28,3 +28,11 @@ def open_page(browser: Any, url: str, *, height: int = 800, pace: str | None = N
     if ready is not None:
         page.wait_for_selector(ready)
     return ctx, page, errors
+
+
+def wait_turn_or_result(page: Any, timeout: int) -> bool:
+    """Wait (``timeout`` ms at most) until the page's seat has a decision or the game is over;
+    whether it is over (its result shown)."""
+    page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
+                           timeout=timeout)
+    return bool(page.locator("#result").count())

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.browsing import ARTIFACTS, open_page
+from tests.web.browsing import ARTIFACTS, open_page, wait_turn_or_result
 from tests.web.test_restart import Server, free_port
 
 HEX = re.compile(r"^[A-Y]([0-9]{1,2})$")
@@ -333,9 +333,7 @@ def test_the_clans_table_and_the_zone_table_in_the_browser(browser: Any, server:
         assert w in text, w
     # play a few decisions through the page: the AI answers and the table redraws
     for _ in range(4):
-        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
-                               timeout=20000)
-        if page.locator("#result").count():
+        if wait_turn_or_result(page, 20000):
             break
         version = page.evaluate("document.body.dataset.version")
         if ruleset == "clans":  # a card from the hand onto a glowing Battlefield side
@@ -509,8 +507,7 @@ def test_an_honourable_victory_turn_is_played_by_clicking_units(browser: Any, se
         buttons.first.click()
         page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=10000)
         played += 1
-        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
-                               timeout=15000)
+        wait_turn_or_result(page, 15000)
         if page.locator("#zones .hv-unit.actionable").count() == 0:
             break
     assert played >= 1 and not errors, errors
@@ -534,9 +531,7 @@ def test_a_clan_game_is_played_by_clicking_cards(browser: Any, server: Server) -
     assert "Lord" in page.locator("#hand").inner_text() and "VP" in page.locator("#hand").inner_text()
     clicks = {"hand": 0, "card": 0, "tile": 0, "panel": 0}
     for _ in range(80):
-        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
-                               timeout=20000)
-        if page.locator("#result").count():
+        if wait_turn_or_result(page, 20000):
             break
         version = page.evaluate("document.body.dataset.version")
         # what the table offers is not repeated as a panel button

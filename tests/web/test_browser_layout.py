@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.browsing import ARTIFACTS, open_page
+from tests.web.browsing import ARTIFACTS, open_page, wait_turn_or_result
 from tests.web.test_browser_turns import act_in_page, api, new_game, red_plan
 from tests.web.test_restart import Server
 
@@ -33,8 +33,7 @@ def test_the_board_does_not_move_over_20_decisions(browser: Any, server: Server)
     board0 = page.locator("#board").bounding_box()
     ordered = 0
     for _ in range(20):
-        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
-                               timeout=120000)
+        wait_turn_or_result(page, 120000)
         v = api(server, f"/api/games/{gid}", token)
         if v["result"]:
             break
