@@ -11,8 +11,11 @@ import pytest
 from kassen.ai.evaltree import PlanSearchPlayer
 from kassen.ai.evaluate import evaluate, load_weights
 from kassen.ai.planner import TurnPlanner
+from kassen.ai.player import RandomPlayer
 from kassen.ai.players import PLAYERS, LevelPlayer, Player, level_player, make_player
 from kassen.ai.search import GreedyPlayer, MCTSPlayer
+from kassen.engine.concession import Conceded
+from kassen.engine.errors import KassenError
 from kassen.rulesets.registry import load_game
 from tests.ai.helpers import play_legal
 from tests.ai.test_players import _mid_game_state, _with_other_hidden_information
@@ -219,12 +222,34 @@ def test_plan_variants_are_judged_by_counted_rollouts_on_common_luck():
     assert p.rollouts_done in (6, 9, 12)
     # --explain names what the best plan was judged against: other plans too when variants were found
     assert ("plans of" in (p.explanation or "")) == (p.rollouts_done > 6)
-    plan = [a for _, a in p._plan_turn(s.determinize(seat, p.rng), seat, rollouts=0)]
+    plan = p.plan_turn(s.determinize(seat, p.rng), seat, rollouts=0)
     before = p.rng.state
     first = p._rollout_turn(s, seat, plan, luck=42)
     assert p.rng.state == before  # the rollout drew from its own luck, not the player's generator
     assert p._rollout_turn(s, seat, plan, luck=42) == first
 
+
+
+
+@pytest.mark.parametrize("kind", [*PLANNERS, "random"])
+def test_a_player_asked_on_a_finished_game_says_so(kind):
+    """No legal action (the game is over): one error naming the player and the seat, from
+    ``Player.legal_actions`` that every ``choose`` starts with."""
+    s = Conceded(GAME.new_state(None, 3), 0)
+    player = RandomPlayer(1) if kind == "random" else PLANNERS[kind](1)
+    with pytest.raises(KassenError, match=rf"^{player.name}: seat 1 has no legal action \(is the game over\?\)$"):
+        player.choose(s, 1)
+
+def test_plan_turn_is_the_plan_the_planner_follows():
+    """``plan_turn`` (what the plan search completes its turns with) is the plan ``choose`` plays:
+    the same generator state gives the same card, then its orders and moves in turn."""
+    s = _state_at("play")
+    seat = s.to_move()
+    p, q = small(6), small(6)
+    plan = p.plan_turn(s.determinize(seat, p.rng), seat)
+    assert plan[0].startswith("play ") and len(plan) > 1
+    assert q.choose(s, seat) == plan[0]
+    assert [a for _, a in q.plan] == plan[1:]
 
 @pytest.mark.parametrize("decision", ["play", "order"])
 def test_explanation_describes_the_turn_played_not_a_rollout(decision):

@@ -1,12 +1,38 @@
-"""What the browser tests share: Debian's chromium, its flags, where screenshots go (the
-``browser`` and ``server`` fixtures are in ``conftest.py``)."""
+"""What the browser tests share: Debian's chromium, its flags, where screenshots go, a page opened
+on a game (the ``browser`` and ``server`` fixtures are in ``conftest.py``)."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def open_page(browser: Any, url: str, *, height: int = 800, pace: str | None = None,
+              ready: str | None = "#board") -> tuple[Any, Any, list[str]]:
+    """A new browser context (1280 px wide, ``height`` tall; the playback ``pace`` preset when
+    given) and a page on ``url``, once the selector ``ready`` is on it: ``(context, page, errors)``,
+    ``errors`` collecting the page's uncaught errors from the start."""
+    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": height})
+    if pace is not None:
+        ctx.add_init_script(f"localStorage.setItem('kassen.pace', '{pace}');")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    if ready is not None:
+        page.wait_for_selector(ready)
+    return ctx, page, errors
+
+
+def wait_turn_or_result(page: Any, timeout: int) -> bool:
+    """Wait (``timeout`` ms at most) until the page's seat has a decision or the game is over;
+    whether it is over (its result shown)."""
+    page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
+                           timeout=timeout)
+    return bool(page.locator("#result").count())

@@ -223,7 +223,8 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """``kassen serve`` in its own process on a fresh SQLite file, one per test module."""
-    from tests.web.test_restart import Server, free_port
+    from kassen.testing.server import free_port
+    from tests.web.test_restart import Server
 
     name = request.module.__name__.rsplit(".", 1)[-1]
     srv = Server(f"sqlite:///{tmp_path_factory.mktemp(name) / 'games.db'}", free_port())

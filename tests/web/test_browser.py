@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.browsing import ARTIFACTS
+from tests.web.browsing import ARTIFACTS, open_page, wait_turn_or_result
 from tests.web.test_restart import Server, free_port
 
 HEX = re.compile(r"^[A-Y]([0-9]{1,2})$")
@@ -180,10 +180,7 @@ def test_two_browsers_play_each_other_through_their_links(browser: Any, server: 
     red, blue = r.json()["seats"]
     pages = []
     for seat in (red, blue):
-        ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
-        pg = ctx.new_page()
-        pg.goto(server.base + seat["url"])
-        pg.wait_for_selector("#board")
+        _, pg, _ = open_page(browser, server.base + seat["url"])
         pages.append(pg)
     pr, pb = pages
     assert "Waiting for Red" in pb.locator("#prompt").inner_text()
@@ -330,20 +327,13 @@ def test_the_clans_table_and_the_zone_table_in_the_browser(browser: Any, server:
                    timeout=10)
     assert r.status_code == 201, r.text
     me = r.json()["seats"][0]
-    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + me["url"])
-    page.wait_for_selector(selector)
+    ctx, page, errors = open_page(browser, server.base + me["url"], ready=selector)
     text = page.locator(selector).locator("xpath=..").inner_text()
     for w in words:
         assert w in text, w
     # play a few decisions through the page: the AI answers and the table redraws
     for _ in range(4):
-        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
-                               timeout=20000)
-        if page.locator("#result").count():
+        if wait_turn_or_result(page, 20000):
             break
         version = page.evaluate("document.body.dataset.version")
         if ruleset == "clans":  # a card from the hand onto a glowing Battlefield side
@@ -517,8 +507,7 @@ def test_an_honourable_victory_turn_is_played_by_clicking_units(browser: Any, se
         buttons.first.click()
         page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=10000)
         played += 1
-        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
-                               timeout=15000)
+        wait_turn_or_result(page, 15000)
         if page.locator("#zones .hv-unit.actionable").count() == 0:
             break
     assert played >= 1 and not errors, errors
@@ -535,21 +524,14 @@ def test_a_clan_game_is_played_by_clicking_cards(browser: Any, server: Server) -
     r = httpx.post(server.base + "/api/games", json={"ruleset": "clans", "scenario": "2-players",
                                                      "seats": ["human", "greedy"]}, timeout=10)
     me = r.json()["seats"][0]
-    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + me["url"])
-    page.wait_for_selector("#hand")
+    ctx, page, errors = open_page(browser, server.base + me["url"], height=900, ready="#hand")
     # the hand shows each card's Strength and its ability
     first_card = page.locator("#hand .clans-hand-card").first
     assert first_card.locator(".str").inner_text().rstrip("*").isdigit()
     assert "Lord" in page.locator("#hand").inner_text() and "VP" in page.locator("#hand").inner_text()
     clicks = {"hand": 0, "card": 0, "tile": 0, "panel": 0}
     for _ in range(80):
-        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
-                               timeout=20000)
-        if page.locator("#result").count():
+        if wait_turn_or_result(page, 20000):
             break
         version = page.evaluate("document.body.dataset.version")
         # what the table offers is not repeated as a panel button
@@ -684,12 +666,7 @@ def test_the_kensei_companion_page_tracks_the_turn_and_resolves_a_roll(browser: 
     r = httpx.post(server.base + "/api/games", json={"ruleset": "kensei", "seats": ["human", "human"]}, timeout=10)
     assert r.status_code == 201, r.text
     seats = r.json()["seats"]
-    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + seats[0]["url"])
-    page.wait_for_selector("#kensei-table .ks-army")
+    ctx, page, errors = open_page(browser, server.base + seats[0]["url"], height=900, ready="#kensei-table .ks-army")
     text = page.locator("#kensei-table").inner_text()
     assert "Turn" in text and "Yari samurai" in text and "wounds" in text
     assert page.locator("#kensei-table .ks-army").count() == 2

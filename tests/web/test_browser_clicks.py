@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from tests.web.browsing import ARTIFACTS
+from tests.web.browsing import ARTIFACTS, open_page
 from tests.web.test_browser import choose
 from tests.web.test_browser_turns import api, new_game
 from tests.web.test_restart import Server
@@ -30,13 +30,7 @@ CLICKS_BEFORE, DECISIONS_BEFORE = 128, 101
 def test_a_whole_skirmish_takes_no_more_clicks_than_before(browser: Any, server: Server) -> None:
     g = new_game(server, "cc-samurai", ["human", "normal"])
     gid, token = g["game_id"], g["seats"][0]["token"]
-    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
-    ctx.add_init_script("localStorage.setItem('kassen.pace', 'instant');")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server.base}/game/{gid}#{token}")
-    page.wait_for_selector("#board")
+    ctx, page, errors = open_page(browser, f"{server.base}/game/{gid}#{token}", height=860, pace="instant")
     clicks: Counter[str] = Counter()
     decisions: Counter[str] = Counter()
 

@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.web.browsing import open_page
 from tests.web.test_restart import Server
 
 
@@ -16,10 +17,7 @@ def test_concede_asks_then_the_other_side_wins_and_the_replay_opens(browser: Any
     seats = r.json()["seats"]
     pages = []
     for seat in seats:
-        ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
-        pg = ctx.new_page()
-        pg.goto(server.base + seat["url"])
-        pg.wait_for_selector("#board")
+        _, pg, _ = open_page(browser, server.base + seat["url"])
         pages.append(pg)
     red, blue = pages
     box = red.locator("#board").bounding_box()
@@ -51,10 +49,7 @@ def test_concede_asks_then_the_other_side_wins_and_the_replay_opens(browser: Any
 
 def test_a_watch_link_has_no_concede_button(browser: Any, server: Server) -> None:
     r = httpx.post(f"{server.base}/api/games", json={"seats": ["human", "human"]}, timeout=10)
-    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
-    pg = ctx.new_page()
-    pg.goto(server.base + r.json()["watch"]["url"])
-    pg.wait_for_selector("#board")
+    ctx, pg, _ = open_page(browser, server.base + r.json()["watch"]["url"])
     assert pg.locator("#concede").count() == 0
     ctx.close()
 
@@ -72,10 +67,7 @@ def test_the_rules_primer_of_each_game_renders(browser: Any, server: Server, rul
     r = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "scenario": scenario,
                                                      "seats": ["human", "human"]}, timeout=10)
     assert r.status_code == 201, r.text
-    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
-    pg = ctx.new_page()
-    pg.goto(server.base + r.json()["seats"][0]["url"])
-    pg.wait_for_selector("#primer-btn")
+    ctx, pg, _ = open_page(browser, server.base + r.json()["seats"][0]["url"], ready="#primer-btn")
     pg.locator("#primer-btn").click()
     pg.wait_for_selector("#primer [data-section=victory]", timeout=10000)
     assert words in pg.locator("#primer [data-section=victory]").inner_text()

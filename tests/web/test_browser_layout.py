@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.browsing import ARTIFACTS
+from tests.web.browsing import ARTIFACTS, open_page, wait_turn_or_result
 from tests.web.test_browser_turns import act_in_page, api, new_game, red_plan
 from tests.web.test_restart import Server
 
@@ -26,21 +26,14 @@ new PerformanceObserver((list) => {
 def test_the_board_does_not_move_over_20_decisions(browser: Any, server: Server) -> None:
     g = new_game(server, "cc-samurai", ["human", "normal"])
     gid, token = g["game_id"], g["seats"][0]["token"]
-    ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 860})
-    ctx.add_init_script("localStorage.setItem('kassen.pace', 'fast');")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{server.base}/game/{gid}#{token}")
-    page.wait_for_selector("#board")
+    ctx, page, errors = open_page(browser, f"{server.base}/game/{gid}#{token}", height=860, pace="fast")
     page.wait_for_function("document.body.dataset.yourTurn === 'true'")
     page.wait_for_timeout(500)  # the first layout is settled: from here on nothing may move
     page.evaluate(CLS)
     board0 = page.locator("#board").bounding_box()
     ordered = 0
     for _ in range(20):
-        page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
-                               timeout=120000)
+        wait_turn_or_result(page, 120000)
         v = api(server, f"/api/games/{gid}", token)
         if v["result"]:
             break

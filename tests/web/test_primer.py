@@ -9,11 +9,15 @@ import tomllib
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
+from kassen.engine.protocol import Game
 from kassen.engine.rng import Rng
+from kassen.rulesets.cc_samurai.facts import TerrainType
+from kassen.rulesets.cc_samurai.primer import terrain_effects
 from kassen.rulesets.clans.common import BRIDGE_LIMIT, COWARDICE, ROUNDS
 from kassen.rulesets.clans.data import CARD_TYPES, TILES
 from kassen.rulesets.honourable_victory.common import (
@@ -68,6 +72,27 @@ def test_cc_primer_dice_and_terrain_come_from_the_engine_tables(app_client: Any)
     assert "infantry in close combat on it: at most 2 dice" in p["terrain"]["forest"]
     assert p["terrain"]["river"].startswith("impassable")
 
+
+
+def test_cc_primer_says_the_first_of_alternative_terrain_effects_only() -> None:
+    """Where a terrain's effects exclude each other, the primer says the strongest: a hill that
+    also blocks line of sight is said a hill (its own sight rules), a unit that may ignore a flag
+    whatever rolled it is not said again for infantry, entry stopping all battle not again for
+    cavalry."""
+    game: Any = load_game("cc-samurai")
+    hill = game.tables.terrain["hill"]
+    both = TerrainType(hill.model.model_copy(update={
+        "blocks_los": True, "ignore_flag_any": True, "ignore_flag_inf": "cavalry", "no_battle_on_entry": "all"}))
+    tables = SimpleNamespace(units=game.tables.units, terrain={"countryside": game.tables.terrain["countryside"],
+                                                               "odd": both})
+    said = terrain_effects(cast(Game, SimpleNamespace(tables=tables)))["odd"].split("; ")
+    assert said[0] == "a unit entering may not battle this turn"
+    assert said[1].startswith("a hill (line of sight over hills has its own rules)")
+    assert "blocks line of sight" not in said and "cavalry entering may not battle this turn" not in said
+    assert [x for x in said if "flag" in x] == ["a unit on it may ignore 1 flag"]
+    real = terrain_effects(game)
+    assert "infantry on it may ignore 1 flag" in real["palisade"].split("; ")
+    assert "infantry on it may ignore 1 flag rolled by cavalry" in real["fence"].split("; ")
 
 def test_zvezda_primer_keeps_to_its_own_edition(app_client: Any) -> None:
     client, _ = app_client

@@ -104,7 +104,7 @@ class PlanSearchPlayer(Player):
         #: the plan's remaining actions (the default the search completes turns with)
         self.default: list[str] = []
         #: the turn (public turn counter) the plan is for
-        self._plan_turn: Any = None
+        self._planned_turn: Any = None
         #: iterations run at the last searched decision and in all (counted work)
         self.work = 0
         self.total_work = 0
@@ -121,9 +121,7 @@ class PlanSearchPlayer(Player):
         return f"{base} Searched ({self.iterations} sampled lines a decision): {'; '.join(self._searched)}."
 
     def choose(self, state: State, seat: int) -> str:
-        legal = state.legal_actions()
-        if not legal:
-            raise KassenError(f"{self.name}: seat {seat} has no legal action (is the game over?)")
+        legal = self.legal_actions(state, seat)
         if len(legal) == 1:
             return legal[0]
         if not isinstance(state, CCState):
@@ -134,16 +132,16 @@ class PlanSearchPlayer(Player):
         if decision == "play":
             action = self.planner.choose(state, seat)
             self.default = [a for _, a in self.planner.plan]
-            self._plan_turn = turn
+            self._planned_turn = turn
             self._searched = []
             return action
         if decision not in SEARCHED or any(a.startswith("dragon ") for a in legal):
             return self.planner.choose(state, seat)
-        if self._plan_turn != turn:
+        if self._planned_turn != turn:
             # a turn that began without our play decision (a test's position): plan it now
             det = state.determinize(seat, self.rng)
-            self.default = [a for _, a in self.planner._plan_turn(det, seat)]
-            self._plan_turn = turn
+            self.default = self.planner.plan_turn(det, seat)
+            self._planned_turn = turn
             self._searched = []
         action = self._search(state, seat, legal)
         if action in self.default:

@@ -134,9 +134,7 @@ class TurnPlanner(Player):
 
     # ------------------------------------------------------------ the player
     def choose(self, state: State, seat: int) -> str:
-        legal = state.legal_actions()
-        if not legal:
-            raise KassenError(f"{self.name}: seat {seat} has no legal action (is the game over?)")
+        legal = self.legal_actions(state, seat)
         if len(legal) == 1:
             return legal[0]
         if not isinstance(state, CCState):
@@ -206,6 +204,12 @@ class TurnPlanner(Player):
         return bool(self.plan) and self.plan[0][1] in legal and self.plan[0][0] == _signature(det)
 
     # ------------------------------------------------------------ planning
+    def plan_turn(self, s: CCState, seat: int, rollouts: int | None = None) -> list[str]:
+        """The actions ``seat`` plans from ``s`` (a determinized state at its ``play``, ``order`` or
+        ``move`` decision) to the battle phase: the plan :meth:`choose` follows (``rollouts``: the
+        card rollouts, by default the player's ``card_rollouts``)."""
+        return [a for _, a in self._plan_turn(s, seat, rollouts)]
+
     def _plan_turn(self, s: CCState, seat: int, rollouts: int | None = None,
                    max_cards: int = 0, explain: bool = False) -> list[tuple[tuple[Any, ...], str]]:
         """The planned actions from ``s`` (a play, order or move decision) to the battle phase

@@ -39,6 +39,14 @@ class Player(ABC):
         Use only ``state.observation(seat)`` and ``state.legal_actions()``.
         """
 
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        """``state.legal_actions()``, or an error naming the player and the seat when there is
+        none (the game is over): what every ``choose`` starts with."""
+        legal = state.legal_actions()
+        if not legal:
+            raise KassenError(f"{self.name}: seat {seat} has no legal action (is the game over?)")
+        return legal
+
 
 class RandomPlayer(Player):
     """Picks uniformly among the legal actions, with its own seeded generator.
@@ -55,10 +63,7 @@ class RandomPlayer(Player):
         self.rng = Rng(seed)
 
     def choose(self, state: State, seat: int) -> str:
-        actions = state.legal_actions()
-        if not actions:
-            raise KassenError(f"{self.name}: seat {seat} has no legal action (is the game over?)")
-        return self.rng.choice(actions)
+        return self.rng.choice(self.legal_actions(state, seat))
 
 
 __all__ = ["Player", "RandomPlayer"]

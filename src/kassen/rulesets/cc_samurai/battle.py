@@ -3,8 +3,7 @@
 """Phase 4, Battle: which ordered units may battle, close and ranged targets, line of sight
 (hills and plateaus), the Levy Infantry swarm.
 
-A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
-state (``self: CCState``); the state's data and the task machine are in state.py.
+A rule mixin of ``CCState`` (state.py); the data it works on: ``common.CCStateData``.
 """
 
 from __future__ import annotations
@@ -17,11 +16,7 @@ from mypy_extensions import trait
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import HALF, NBRS
-from kassen.rulesets.cc_samurai.common import (
-    _NAMES,
-    CCStateData,
-    as_json,
-)
+from kassen.rulesets.cc_samurai.common import _NAMES, CCStateData, as_json
 from kassen.rulesets.cc_samurai.tasks import BattleTask
 
 if TYPE_CHECKING:

@@ -4,8 +4,7 @@
 inspiration, the roll, hits by symbol, gaining ground, bonus close combat and battling back.
 The dice arithmetic itself is in combat.py.
 
-A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
-state (``self: CCState``); the state's data and the task machine are in state.py.
+A rule mixin of ``CCState`` (state.py); the data it works on: ``common.CCStateData``.
 """
 
 from __future__ import annotations
@@ -21,11 +20,7 @@ from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import Unit
 from kassen.rulesets.cc_samurai.combat import dice_count, explain_roll, score_faces
-from kassen.rulesets.cc_samurai.common import (
-    LEADER_NAME,
-    CCStateData,
-    as_json,
-)
+from kassen.rulesets.cc_samurai.common import LEADER_NAME, CCStateData, as_json
 from kassen.rulesets.cc_samurai.data import UnitType
 from kassen.rulesets.cc_samurai.tasks import CombatTask
 

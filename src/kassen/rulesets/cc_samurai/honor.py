@@ -3,8 +3,7 @@
 """Honor & Fortune: gaining and paying tokens, and Lack of Honor (the dice and the blocks it
 costs).
 
-A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
-state (``self: CCState``); the state's data and the task machine are in state.py.
+A rule mixin of ``CCState`` (state.py); the data it works on: ``common.CCStateData``.
 """
 
 from __future__ import annotations
@@ -17,10 +16,7 @@ from kassen.engine.dice import Face
 from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai.combat import SYMBOL_FACE
-from kassen.rulesets.cc_samurai.common import (
-    CCStateData,
-    as_json,
-)
+from kassen.rulesets.cc_samurai.common import CCStateData, as_json
 from kassen.rulesets.cc_samurai.tasks import LackOfHonorTask
 
 if TYPE_CHECKING:

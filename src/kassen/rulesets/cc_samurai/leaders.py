@@ -3,8 +3,7 @@
 """Leaders: attached and lone Leaders, inspiration, Leader casualty checks, lone Leader
 retreats, Leader Seppuku.
 
-A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
-state (``self: CCState``); the state's data and the task machine are in state.py.
+A rule mixin of ``CCState`` (state.py); the data it works on: ``common.CCStateData``.
 """
 
 from __future__ import annotations
@@ -16,11 +15,7 @@ from mypy_extensions import trait
 from kassen.engine.dice import Face
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai.board import CANON, Leader, Unit
-from kassen.rulesets.cc_samurai.common import (
-    LEADER_NAME,
-    CCStateData,
-    as_json,
-)
+from kassen.rulesets.cc_samurai.common import LEADER_NAME, CCStateData, as_json
 from kassen.rulesets.cc_samurai.tasks import LeaderRetreatTask
 
 if TYPE_CHECKING:

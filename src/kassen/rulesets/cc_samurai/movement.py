@@ -3,8 +3,7 @@
 """Phase 3, Movement: movement limits, terrain stops, exits, and the movement search (reused
 from the parent state when nothing near the piece changed).
 
-A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
-state (``self: CCState``); the state's data and the task machine are in state.py.
+A rule mixin of ``CCState`` (state.py); the data it works on: ``common.CCStateData``.
 """
 
 from __future__ import annotations

@@ -3,8 +3,7 @@
 """Phase 2, Order: what each Command card orders (sections, symbols, the special cards),
 eligibility of every unit and Leader, Leaders split from their units.
 
-A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
-state (``self: CCState``); the state's data and the task machine are in state.py.
+A rule mixin of ``CCState`` (state.py); the data it works on: ``common.CCStateData``.
 """
 
 from __future__ import annotations

@@ -29,6 +29,11 @@ def _lines(key: str, edition: str) -> list[str]:
     return [row["text"] for row in _texts()[key] if edition in row.get("editions", ("gmt", "zvezda"))]
 
 
+def _first(*cases: tuple[bool, str]) -> list[str]:
+    """The sentence of the first case that holds, or none: one effect of a terrain, said once."""
+    return next(([said] for holds, said in cases if holds), [])
+
+
 def terrain_effects(game: Game) -> dict[str, str]:
     """Each terrain's effects in words, from the engine's terrain table (the maxima the engine
     applies, ``combat.terrain_caps``, for a unit attacking from open countryside)."""
@@ -39,19 +44,13 @@ def terrain_effects(game: Game) -> dict[str, str]:
     out: dict[str, str] = {}
     for slug, t in tables.terrain.items():
         said: list[str] = []
-        if t.impassable:
-            said.append("impassable: no unit or Leader may enter it")
-        if t.stop:
-            said.append("a unit or Leader entering must stop")
-        if t.no_battle_on_entry == "all":
-            said.append("a unit entering may not battle this turn")
-        elif t.no_battle_on_entry == "cavalry":
-            said.append("cavalry entering may not battle this turn")
-        if t.hill:
-            said.append("a hill (line of sight over hills has its own rules): close combat against a unit on it "
-                        "from below is at most 2 dice")
-        elif t.blocks_los:
-            said.append("blocks line of sight")
+        said += _first((t.impassable, "impassable: no unit or Leader may enter it"))
+        said += _first((t.stop, "a unit or Leader entering must stop"))
+        said += _first((t.no_battle_on_entry == "all", "a unit entering may not battle this turn"),
+                       (t.no_battle_on_entry == "cavalry", "cavalry entering may not battle this turn"))
+        said += _first((t.hill, "a hill (line of sight over hills has its own rules): close combat against a unit "
+                                "on it from below is at most 2 dice"),
+                       (t.blocks_los, "blocks line of sight"))
         on = [(w, t.cap_on(k, c)) for w, k, c in (("infantry in close combat", "close", False),
                                                  ("cavalry in close combat", "close", True),
                                                  ("infantry firing", "ranged", False),
@@ -67,14 +66,10 @@ def terrain_effects(game: Game) -> dict[str, str]:
             if caps:
                 cap = min(caps)
                 said.append(f"{what}: at most {cap} {'die' if cap == 1 else 'dice'}" if cap else f"{what}: impossible")
-        if t.ignore_flag_any:
-            said.append("a unit on it may ignore 1 flag")
-        elif t.ignore_flag_inf == "any":
-            said.append("infantry on it may ignore 1 flag")
-        elif t.ignore_flag_inf == "cavalry":
-            said.append("infantry on it may ignore 1 flag rolled by cavalry")
-        if t.no_inspiration:
-            said.append("no Leader inspiration")
+        said += _first((t.ignore_flag_any, "a unit on it may ignore 1 flag"),
+                       (t.ignore_flag_inf == "any", "infantry on it may ignore 1 flag"),
+                       (t.ignore_flag_inf == "cavalry", "infantry on it may ignore 1 flag rolled by cavalry"))
+        said += _first((t.no_inspiration, "no Leader inspiration"))
         out[slug] = "; ".join(said) if said else "open ground: no effect"
     return out
 

@@ -5,8 +5,7 @@ combat scores, how many the unit may ignore and the owner's choice of how many, 
 in their place, retreat paths, the blocks a blocked retreat costs and the Honor & Fortune a retreat
 costs.
 
-A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
-state (``self: CCState``); the state's data and the task machine are in state.py.
+A rule mixin of ``CCState`` (state.py); the data it works on: ``common.CCStateData``.
 """
 
 from __future__ import annotations
@@ -19,11 +18,7 @@ from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import CANON, Unit
-from kassen.rulesets.cc_samurai.common import (
-    LEADER_NAME,
-    CCStateData,
-    as_json,
-)
+from kassen.rulesets.cc_samurai.common import LEADER_NAME, CCStateData, as_json
 from kassen.rulesets.cc_samurai.tasks import CombatTask, RetreatTask
 
 if TYPE_CHECKING:

@@ -3,8 +3,7 @@
 """The turn: start of turn, Phase 1 (playing a Command card), Phase 5 (end of turn: Wise
 Advisor, drawing, Dragon cards or Honor & Fortune), the decks and their reshuffles.
 
-A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
-state (``self: CCState``); the state's data and the task machine are in state.py.
+A rule mixin of ``CCState`` (state.py); the data it works on: ``common.CCStateData``.
 """
 
 from __future__ import annotations

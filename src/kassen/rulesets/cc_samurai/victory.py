@@ -2,8 +2,7 @@
 # (the methods type ``self`` as the whole CCState, which mypy allows only for supertypes: "misc")
 """End Game & Victory: Victory Banners, blocks lost, scenario objectives and the command tents.
 
-A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
-state (``self: CCState``); the state's data and the task machine are in state.py.
+A rule mixin of ``CCState`` (state.py); the data it works on: ``common.CCStateData``.
 """
 
 from __future__ import annotations

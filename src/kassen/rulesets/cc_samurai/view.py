@@ -3,8 +3,7 @@
 """What the players see: observation, prompt, board JSON, card descriptions; and what the AI
 needs (determinize, heuristic, odds of an action).
 
-A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
-state (``self: CCState``); the state's data and the task machine are in state.py.
+A rule mixin of ``CCState`` (state.py); the data it works on: ``common.CCStateData``.
 """
 
 from __future__ import annotations
@@ -18,10 +17,7 @@ from kassen.engine.hexgrid import Hex
 from kassen.engine.rng import Rng
 from kassen.rulesets.cc_samurai import dragons
 from kassen.rulesets.cc_samurai.board import SIDE_NAMES, board
-from kassen.rulesets.cc_samurai.common import (
-    JSON,
-    CCStateData,
-)
+from kassen.rulesets.cc_samurai.common import JSON, CCStateData
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState

@@ -3,8 +3,7 @@
 """The decision windows of the Dragon cards (when a card may be played, Turncoat, the Dragon
 cards' lack-of-honor hits). The cards themselves are in dragons.py.
 
-A mixin of :class:`~kassen.rulesets.cc_samurai.state.CCState`: its methods work on the whole
-state (``self: CCState``); the state's data and the task machine are in state.py.
+A rule mixin of ``CCState`` (state.py); the data it works on: ``common.CCStateData``.
 """
 
 from __future__ import annotations
@@ -14,9 +13,7 @@ from typing import TYPE_CHECKING
 from mypy_extensions import trait
 
 from kassen.rulesets.cc_samurai import dragons
-from kassen.rulesets.cc_samurai.common import (
-    CCStateData,
-)
+from kassen.rulesets.cc_samurai.common import CCStateData
 from kassen.rulesets.cc_samurai.tasks import DragonLackOfHonorTask, DragonTask, TurncoatTask
 
 if TYPE_CHECKING:

@@ -28,6 +28,21 @@ function lastTurn(obs) {
   return obs.you === firstSide ? 3 : 4;
 }
 
+/** The steps said the same whatever the board shows: [step title, sentence] by decision. */
+const DICE_SPOKEN = ["The dice have spoken", "Answer the combat's question: every button says what it does " +
+  "(battle back, gain ground, retreat). The odds are shown where they apply."];
+const STEPS = {
+  play: ["1 · Play a Command card", "Click a card of your hand, under the board. Its text says which " +
+    "units it lets you order: a section (left, center, right) or a kind of unit. Sections are cut by the dotted lines."],
+  order: ["2 · Order units", "Click a glowing unit or Leader to order it (it gets a white frame); the card " +
+    "says how many. Then press Done. Only ordered units move and battle this turn."],
+  combat: DICE_SPOKEN,
+  lretreat: DICE_SPOKEN,
+  retreat: DICE_SPOKEN,
+  dragon: ["A Dragon card window", "You may play a Dragon card now if you hold one that fits; for your first " +
+    "battle, Pass keeps them for later."],
+};
+
 /** What to do now: [step title, sentence], from the decision and the board's highlights. */
 function step(v) {
   const obs = v.observation || {};
@@ -39,14 +54,7 @@ function step(v) {
   const acts = v.actions.map((a) => a.action);
   const board = document.getElementById("board");
   const selected = board && board.querySelector(".hl-selected");
-  if (decision === "play") {
-    return ["1 · Play a Command card", "Click a card of your hand, under the board. Its text says which " +
-      "units it lets you order: a section (left, center, right) or a kind of unit. Sections are cut by the dotted lines."];
-  }
-  if (decision === "order") {
-    return ["2 · Order units", "Click a glowing unit or Leader to order it (it gets a white frame); the card " +
-      "says how many. Then press Done. Only ordered units move and battle this turn."];
-  }
+  if (Object.hasOwn(STEPS, decision)) return STEPS[decision];
   if (decision === "move") {
     return selected
       ? ["3 · Move: now a green hex", "Click a green hex to move the unit there (forests stop a move; hills slow " +
@@ -64,14 +72,6 @@ function step(v) {
       : ["4 · Battle", "Click an ordered unit next to an enemy (or with a bow or arquebus in range): its targets " +
         "get a red edge. Each symbol rolled that matches the target's symbol is a hit; swords hit in close combat; " +
         "flags make it retreat. Press End battles when done."];
-  }
-  if (decision === "combat" || decision === "lretreat" || decision === "retreat") {
-    return ["The dice have spoken", "Answer the combat's question: every button says what it does " +
-      "(battle back, gain ground, retreat). The odds are shown where they apply."];
-  }
-  if (decision === "dragon") {
-    return ["A Dragon card window", "You may play a Dragon card now if you hold one that fits; for your first " +
-      "battle, Pass keeps them for later."];
   }
   if (decision === "end") {
     return ["End of your turn", acts.some((a) => a.startsWith("draw-dragon"))
