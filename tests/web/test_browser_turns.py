@@ -72,18 +72,20 @@ def flat_faces(faces: list[Any]) -> str:
     return ",".join(str(f) for x in faces for f in (x if isinstance(x, list) else [x]))
 
 
-def attack_rolls(log: list[dict[str, Any]], lo: int, hi: int) -> list[tuple[int, str, str]]:
-    """(history entry, target hex, faces) of every attack's roll logged in entries ``lo``..``hi - 1``:
-    each roll belongs to the combat declared last before it in the turn, maybe entries before."""
+def attack_rolls(log: list[dict[str, Any]], lo: int, hi: int, by: str = "") -> list[tuple[int, str, str]]:
+    """(history entry, target hex, faces) of every attack's roll logged in entries ``lo``..``hi - 1``
+    (of the combats whose line starts with ``by``, "Blue": all by default): each roll belongs to
+    the combat declared last before it in the turn, maybe entries before."""
     combat = None
     out = []
     for e in log:
         if e["kind"] == "turn":
             combat = None
         elif e["kind"] == "combat":
-            combat = e["data"]["tgt"]
-        elif e["kind"] == "roll" and combat and e["data"].get("faces") and lo <= e["at"] < hi:
-            out.append((e["at"], combat, flat_faces(e["data"]["faces"])))
+            combat = e
+        elif (e["kind"] == "roll" and combat and e["data"].get("faces") and lo <= e["at"] < hi
+              and combat["text"].startswith(by)):
+            out.append((e["at"], combat["data"]["tgt"], flat_faces(e["data"]["faces"])))
     return out
 
 
@@ -170,6 +172,7 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
     shots = 0
     checked_attack_turns = 0
     rolls_checked = 0
+    rolled_in_red_steps = 0
     #: Blue's turns cut by a window Red's page answered (R32): the steps after it are played out too
     cut_turns = 0
     interrupted = False
@@ -213,9 +216,13 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                 if rolls and moves:
                     # every attack's dice, by its target, up for its time (1.3 s at the normal
                     # pace) before the next decision: from the page's own record of what it showed
-                    bad = dice_not_shown(rolls, page.evaluate("window.__kassenShown"), 1000)
+                    shown = page.evaluate("window.__kassenShown")
+                    bad = dice_not_shown(rolls, shown, 1000)
                     assert not bad, "\n".join(bad)
                     rolls_checked += len(rolls)
+                    # rolled in a step Red's page took itself (a pass at a window of Blue's attack)
+                    asked = {x["version"] for x in shown if x["what"] == "decision"}
+                    rolled_in_red_steps += sum(r[0] - 1 in asked for r in rolls)
                     glides: dict[str, set[tuple[int, int]]] = {}
                     for m in seen["moving"]:
                         if m["t"] <= opened[0]:
@@ -229,8 +236,8 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
         act_in_page(page, a, v)
         if a.startswith("order "):
             ordered += 1
-    print(f"{checked_attack_turns} Blue attack turns checked ({rolls_checked} attacks' dice), {cut_turns} of them "
-          "cut by a window of Red's")
+    print(f"{checked_attack_turns} Blue attack turns checked ({rolls_checked} attacks' dice, {rolled_in_red_steps} "
+          f"rolled in a step of Red's), {cut_turns} of them cut by a window of Red's")
     assert checked_attack_turns, "no Blue turn with a move and an attack was seen"
     assert shots >= 2, "the sequence of Blue's turn was not photographed"
     assert not errors, errors
@@ -267,6 +274,7 @@ def test_a_persons_turn_arriving_live_and_the_replay_show_every_attacks_dice(bro
     deadline = time.time() + 400
     log: list[dict[str, Any]] = []
     blue_rolls: list[tuple[int, str, str]] = []
+    red_passes: set[int] = set()  # the entries of the passes Red's page made
     while time.time() < deadline:
         vr = api(server, f"/api/games/{gid}?since=999999", red)
         assert not vr["result"], "the battle ended before Blue rolled enough"
@@ -275,14 +283,13 @@ def test_a_persons_turn_arriving_live_and_the_replay_show_every_attacks_dice(bro
         actions = [a["action"] for a in v["actions"]]
         if mover == 0 and actions == ["pass"]:  # the page passes for Red by itself
             page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}", timeout=20000)
+            red_passes.add(v["version"] + 1)
             continue
         if mover == 0:  # Red decides once Blue's steps have been shown
             page.wait_for_function(f"document.body.dataset.version === '{v['version']}' && "
                                    "document.body.dataset.yourTurn === 'true'", timeout=60000)
             log = api(server, f"/api/games/{gid}", red)["log"]
-            blue_rolls = [r for r in attack_rolls(log, 0, v["version"] + 1)
-                          if next(e for e in log if e["at"] <= r[0] and e["kind"] == "combat"
-                                  and e["data"]["tgt"] == r[1])["text"].startswith("Blue")]
+            blue_rolls = attack_rolls(log, 0, v["version"] + 1, by="Blue")
             if len(blue_rolls) >= 4:
                 break
         a = forward(actions, v["observation"], ordered[mover], mover)
@@ -296,6 +303,8 @@ def test_a_persons_turn_arriving_live_and_the_replay_show_every_attacks_dice(bro
     declared = {e["at"]: e for e in log if e["kind"] == "combat"}
     later = [r for r in blue_rolls if not any(e["kind"] == "combat" for e in log if e["at"] == r[0])]
     assert later, f"no Blue roll came after its declaration ({sorted(declared)})"
+    print(f"Blue's rolls {blue_rolls}; declared before: {later}; in a pass of Red's page: "
+          f"{[r for r in blue_rolls if r[0] in red_passes]}")
     # the replay, one step on onto such a roll: its dice by its target
     page.locator("#concede").click()
     page.locator("#concede-yes").click()
