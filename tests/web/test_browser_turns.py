@@ -229,7 +229,7 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                             glides.setdefault(m["key"], set()).add((round(m["x"]), round(m["y"])))
                     assert any(len(p) >= 2 for p in glides.values()), "no piece was seen between two positions"
                     checked_attack_turns += 1
-                    if (checked_attack_turns >= 3 or (cut_turns and checked_attack_turns >= 2)) and shots >= 2:
+                    if checked_attack_turns >= 4 and shots >= 2:
                         break
         if a.startswith("play "):
             interrupted = False  # Red's turn: Blue's next turn is watched afresh

@@ -230,6 +230,7 @@ class GameScreen {
     this.busy = false;
     this.showLog = true;
     this.applied = 0;  // views applied so far: a view asked for before one of them is stale
+    this.staleBefore = 0;  // a view asked for before this count of views applied is dropped (an undo)
     this.loading = null;  // the view being asked for (one at a time)
   }
 
@@ -294,6 +295,7 @@ class GameScreen {
     // the answer to this page's own action came meanwhile with a newer view: this one is stale
     // (an older version with nothing applied meanwhile is an undo, taken in another tab)
     if (this.v && v.version < this.v.version && this.applied !== asked) return;
+    if (asked < this.staleBefore) { this.loadAgain = true; return; }  // asked before an undo: ask again
     // what happened since the view shown, not by this page's own action: played out on the board
     // (a full view after a refused action too: its steps since the view shown are played)
     this.apply(v, this.v ? v.log.filter((e) => e.at > this.v.version && e.at > this.ownUpTo) : []);
@@ -410,6 +412,7 @@ class GameScreen {
     try {
       const v = await api(`/api/games/${this.gameId}/undo`, {method: "POST", token: this.token});
       this.apply(v);
+      this.staleBefore = this.applied;  // a view asked for before the undo shows the steps undone
       this.flash(`Undone: ${v.undone.join(", ")}`, true);
     } catch (e) { this.flash(e.message); }
   }
