@@ -42,21 +42,14 @@ def new_game(server: Server, ruleset: str, seats: list[str], scenario: str | Non
 
 
 # ----------------------------------------------------------------- recording what the page shows
+#: the pieces seen gliding, sampled at every animation frame (where each was on the screen)
 RECORDER = """
-window.__seen = {moving: [], dice: [], turnAt: [], frames: 0};
+window.__seen = {moving: []};
 (function sample() {
   const t = performance.now();
   for (const el of document.querySelectorAll('#board g.unit[data-moving]')) {
     const r = el.getBoundingClientRect();
     window.__seen.moving.push({key: el.dataset.moving, x: r.x, y: r.y, t});
-  }
-  for (const el of document.querySelectorAll('#board .dice-mark')) {
-    const k = el.dataset.target + '|' + el.dataset.faces;
-    if (!window.__seen.dice.some((d) => d.k === k)) window.__seen.dice.push({k, target: el.dataset.target, faces: el.dataset.faces, t});
-  }
-  if (document.body && document.body.dataset.yourTurn === 'true') {
-    const last = window.__seen.turnAt[window.__seen.turnAt.length - 1];
-    if (!last || last.v !== document.body.dataset.version) window.__seen.turnAt.push({v: document.body.dataset.version, t});
   }
   requestAnimationFrame(sample);
 })();
@@ -208,7 +201,8 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
             if len(turns) >= 2:
                 blue = [e for e in log if turns[-2] <= e["at"] < turns[-1]]
                 seen = page.evaluate("window.__seen")
-                opened = [x["t"] for x in seen["turnAt"] if int(x["v"]) == v["version"]]
+                shown = page.evaluate("window.__kassenShown")  # (the page's record, made as it draws)
+                opened = [x["t"] for x in shown if x["what"] == "decision" and x["version"] == v["version"]]
                 assert opened, "the decision was never shown"
                 rolls = attack_rolls(log, turns[-2], turns[-1])
                 moves = [e for e in blue if e["kind"] == "move" and e["data"].get("to") not in (None, "off")]
@@ -216,7 +210,6 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                 if rolls and moves:
                     # every attack's dice, by its target, up for its time (1.3 s at the normal
                     # pace) before the next decision: from the page's own record of what it showed
-                    shown = page.evaluate("window.__kassenShown")
                     bad = dice_not_shown(rolls, shown, 1000)
                     assert not bad, "\n".join(bad)
                     rolls_checked += len(rolls)
