@@ -5,6 +5,7 @@ import {ApiError, api, diceRow, fill, h, humanize, sideClass} from "./common.js"
 import {concedeButton} from "./concede.js";
 import {primerButton} from "./primer.js";
 import {guide, guideLobbyButton} from "./guide.js";
+import {recordShown} from "./views/playback.js";
 
 const app = document.getElementById("app");
 const titleEl = document.getElementById("title");
@@ -228,6 +229,9 @@ class GameScreen {
     this.ownUpTo = -1;  // the history entries made by this page's own actions
     this.busy = false;
     this.showLog = true;
+    this.applied = 0;  // views applied so far: a view asked for before one of them is stale
+    this.staleBefore = 0;  // a view asked for before this count of views applied is dropped (an undo)
+    this.loading = null;  // the view being asked for (one at a time)
   }
 
   async start() {
@@ -264,11 +268,37 @@ class GameScreen {
     this.es = es;
   }
 
-  async load(full) {
+  /** Ask for the view (the log since the one shown, or all of it when ``full``). One request at
+   * a time: news that comes meanwhile asks again when it is answered, so an older answer never
+   * lands after a newer one and takes the steps shown back. */
+  load(full) {
+    if (this.loading) {
+      this.loadAgain = true;
+      this.loadFull = this.loadFull || full;
+      return this.loading;
+    }
+    this.loading = this.fetchView(full).finally(() => {
+      this.loading = null;
+      if (this.loadAgain && !this.stopped) {
+        const again = this.loadFull;
+        this.loadAgain = this.loadFull = false;
+        this.load(again).catch(() => {});
+      }
+    });
+    return this.loading;
+  }
+
+  async fetchView(full) {
     const since = full || !this.v ? 0 : this.v.version + 1;
+    const asked = this.applied;
     const v = await api(`/api/games/${this.gameId}?since=${since}`, {token: this.token});
-    // what happened since the last view, not by this page's own action: played out on the board
-    this.apply(v, !full && this.v ? v.log.filter((e) => e.at > this.v.version && e.at > this.ownUpTo) : []);
+    // the answer to this page's own action came meanwhile with a newer view: this one is stale
+    // (an older version with nothing applied meanwhile is an undo, taken in another tab)
+    if (this.v && v.version < this.v.version && this.applied !== asked) return;
+    if (asked < this.staleBefore) { this.loadAgain = true; return; }  // asked before an undo: ask again
+    // what happened since the view shown, not by this page's own action: played out on the board
+    // (a full view after a refused action too: its steps since the view shown are played)
+    this.apply(v, this.v ? v.log.filter((e) => e.at > this.v.version && e.at > this.ownUpTo) : []);
   }
 
   apply(v, played = []) {
@@ -278,6 +308,7 @@ class GameScreen {
     const changed = !this.v || this.v.version !== v.version;
     if (this.v && v.version < this.v.version) played = [];  // an undo: nothing to play out
     this.v = v;
+    this.applied += 1;
     if (changed) this.pending = null;
     this.playEvents = (this.playEvents || []).concat(played);
     // the log does not tell ahead of the board: while the steps are shown it stops before them
@@ -295,20 +326,32 @@ class GameScreen {
     this.pending = null;
     if (this.view && this.view.decided) this.view.decided();  // the last turn's trails and markers go
     try {
-      const mine = this.v.version + 1;  // the history entry of this action: its events are not played out
+      const mine = this.v.version + 1;  // the history entry of this action
+      const answering = this.answering();
       const v = await api(`/api/games/${this.gameId}/actions?since=${mine}`,
         {method: "POST", token: this.token, body: {action, at: this.v.version}});
       this.ownUpTo = Math.max(this.ownUpTo, mine);
-      // what the other side did after it before the answer was made (a pass at a reaction window
-      // lets the AI go on at once, the dice first) is played out on the board like any other
-      // step, from this action's own result on (the board shown is from before it)
-      const later = v.log.some((e) => e.at > mine);
-      // a newer view may have come by the live channel while the answer was on its way
-      if (this.v.version < v.version) this.apply(v, later ? v.log.filter((e) => e.at >= mine) : []);
+      // a newer view may have come by the live channel while the answer was on its way: only
+      // what is newer than the view shown is played out, never a step twice
+      const fresh = v.log.filter((e) => e.at > this.v.version);
+      // this action's own events are played out with what follows them: when the other side
+      // went on before the answer was made, or when the action answered inside the other side's
+      // turn (a pass at a reaction window rolls their attack's dice in this very step); the
+      // board shown is from before it
+      const play = answering || this.v.version >= mine || fresh.some((e) => e.at > mine);
+      if (this.v.version < v.version) this.apply(v, play ? fresh : []);
     } catch (e) {
       if (e.status === 409) await this.load(true).catch(() => {});
       this.flash(e.message);
     } finally { this.busy = false; }
+  }
+
+  /** Whether a decision now answers inside the other side's turn (a reaction window, a retreat,
+   * a battle back): what it leads to belongs to their turn and is played out like it. */
+  answering() {
+    const obs = this.v.observation || {};
+    if (obs.active != null && obs.you != null) return obs.active !== obs.you;
+    return this.windowKind(this.v) !== null;
   }
 
   /** The question to ask before an action that throws something away, or null. */
@@ -369,6 +412,7 @@ class GameScreen {
     try {
       const v = await api(`/api/games/${this.gameId}/undo`, {method: "POST", token: this.token});
       this.apply(v);
+      this.staleBefore = this.applied;  // a view asked for before the undo shows the steps undone
       this.flash(`Undone: ${v.undone.join(", ")}`, true);
     } catch (e) { this.flash(e.message); }
   }
@@ -416,11 +460,18 @@ class GameScreen {
     const events = replaying ? (this.replayPlay || []) : (this.playEvents || []);
     this.playEvents = [];
     this.replayPlay = [];
-    this.view.render({obs, actions: replaying ? [] : v.actions.map((a) => a.action), view: v, replaying, events});
+    // the seat's log before these steps: a combat they roll dice for may have been declared there
+    const first = events.length ? Math.min(...events.map((e) => e.at)) : null;
+    const prior = first === null ? [] : this.log.filter((e) => e.at < first);
+    this.view.render({obs, actions: replaying ? [] : v.actions.map((a) => a.action), view: v, replaying, events, prior});
     // while the other side's turn is played out, the decision waits for it
     const showing = !!(this.view.playing && this.view.playing());
     const actions = replaying || showing ? [] : v.actions.map((a) => a.action);
     document.body.dataset.yourTurn = String(v.your_turn && !showing);
+    if (v.your_turn && !showing && !replaying && this.openedAt !== v.version) {  // for a test that asks
+      this.openedAt = v.version;
+      recordShown({what: "decision", version: v.version});
+    }
     // status
     const pend = v.observation && v.observation.pending;
     const react = v.your_turn && v.actions.some((a) => a.action.startsWith("dragon ") || a.action === "first-strike");
@@ -656,8 +707,10 @@ class GameScreen {
     try {
       const r = await api(`/api/games/${this.gameId}/replay?step=${step}`, {token: this.token});
       const was = this.replayStep === null ? this.v.version : this.replayStep;
-      // one step on: its events are played out on the board, as in the game
+      // one step on: its events are played out on the board, as in the game; any other jump
+      // drops the markers of the steps shown before (they belong to another moment)
       this.replayPlay = r.step === was + 1 ? r.events : [];
+      if (r.step !== was + 1 && this.view && this.view.decided) this.view.decided();
       this.replayStep = r.step;
       this.replayObs = r.observation;
       this.replayAction = r.action;

@@ -1,7 +1,7 @@
 // The Commands & Colors hex battlefield (cc-samurai, cc-samurai-zvezda) as SVG, the player's
 // Command and Dragon cards, and the standing. Drawn from the observation alone.
 import {dieSvg, fill, h, hexesOf, s, sideClass} from "../common.js";
-import {Player, reducedMotion} from "./playback.js";
+import {Player, recordShown, reducedMotion} from "./playback.js";
 
 const R = 30;                       // hex radius
 const W = Math.sqrt(3) * R;         // hex width
@@ -75,17 +75,43 @@ const MS = {turn: 500, play: 1600, dragon: 1600, order: 250, move: 650, retreat:
   seppuku: 900, leader_off: 700, exit: 700, banner: 1100, victory: 1200, tent: 800, turncoat: 800, first_strike: 1200,
   casualty_check: 1000, lack_of_honor: 900, challenge: 900};
 
-/** The frames of events shown to this seat, starting from the board it saw. */
-export function buildFrames(start, events, startMarks) {
+/** The combat the dice of the next roll belong to, after event ``e`` (null: none open). A
+ * target driven back carries the combat's later dice (a Leader's casualty check) with it. */
+function followCombat(combat, e) {
+  const d = e.data || {};
+  if (e.kind === "turn") return null;
+  if (e.kind === "combat") return {att: d.att, tgt: d.tgt, kind: d.kind};
+  if (combat && ["retreat", "leader_retreat", "gain_ground"].includes(e.kind) && d.frm && d.to && combat.tgt === d.frm) {
+    return {...combat, tgt: d.to};
+  }
+  return combat;
+}
+
+/** The combat still open after the seat's earlier events (its log before a batch of steps): a
+ * combat declared in one step is often rolled in a later one (a reaction window, an inspiration,
+ * a Dragon card's window between), which may reach the page in a later batch. */
+export function openCombat(prior) {
+  let combat = null;
+  for (const e of prior || []) combat = followCombat(combat, e);
+  return combat;
+}
+
+/** The frames of events shown to this seat, starting from the board it saw; ``prior`` is the
+ * seat's log before these events (where a combat they roll for was declared). */
+export function buildFrames(start, events, startMarks, prior = []) {
   const b = clone({units: start.units || [], leaders: start.leaders || []});
   const marks = clone(startMarks);
-  let combat = null;
+  let combat = openCombat(prior);
+  if (combat && !marks.attacks.some((a) => a.att === combat.att && a.tgt === combat.tgt)) {
+    marks.attacks.push({att: combat.att, tgt: combat.tgt, kind: combat.kind});  // its line, again
+  }
   const out = [];
   for (const e of events) {
     const d = e.data || {};
     let anim = null;
+    let diceAt = null;
     switch (e.kind) {
-      case "turn": combat = null; break;  // the markers stay until this seat's next decision
+      case "turn": break;  // the markers stay until this seat's next decision
       case "order": if (d.hex) marks.ordered.push(d.hex); break;
       case "move": case "retreat": case "leader_retreat": case "gain_ground":
         if (d.frm && d.to) {
@@ -96,17 +122,16 @@ export function buildFrames(start, events, startMarks) {
             marks.moved.push(d.to);
             marks.ordered = marks.ordered.map((x) => (x === d.frm ? d.to : x));
           } else marks.gone.push(d.frm);
-          if (combat && combat.tgt === d.frm && e.kind !== "move") combat = {...combat, tgt: d.to};
         }
         break;
       case "combat":
-        combat = {att: d.att, tgt: d.tgt, kind: d.kind};
         marks.attacks.push({att: d.att, tgt: d.tgt, kind: d.kind});
         delete marks.dice[d.tgt];
         break;
       case "roll": case "reroll": case "casualty_check":
         if (combat && Array.isArray(d.faces)) {
           marks.dice[combat.tgt] = e.kind === "reroll" ? [...(marks.dice[combat.tgt] || []), ...d.faces.flat()] : d.faces.flat();
+          diceAt = combat.tgt;
         }
         break;
       case "blocks":
@@ -135,9 +160,10 @@ export function buildFrames(start, events, startMarks) {
       case "banner": marks.banner = e.text; break;
       default: break;
     }
+    combat = followCombat(combat, e);
     const ms = MS[e.kind];
     if (!ms || !e.text) continue;  // nothing to see: its change shows with the next frame
-    out.push({board: clone(b), marks: clone(marks), caption: e.text, anim, ms, kind: e.kind,
+    out.push({board: clone(b), marks: clone(marks), caption: e.text, anim, ms, kind: e.kind, at: e.at, diceAt,
       card: e.kind === "play" || e.kind === "dragon" ? e.text : null});
   }
   return out;
@@ -289,8 +315,20 @@ export function create(ctx) {
   const legend = h("div", {class: "legend", id: "legend"});
   const hand = h("div", {class: "panel", id: "hand"});
   let shownBoard = null;  // the board last drawn: where the next turn's playback starts
-  const player = new Player({show: (f, forward) => { draw(); if (f && forward) glide(f); },
+  const player = new Player({show: (f, forward) => { draw(); if (f && forward) glide(f); if (f && f.diceAt) recordDice(f); },
     done: () => { draw(); ctx.rerender(); }});
+
+  /** For a test that asks (playback.js recordShown): the dice mark of this frame as it stands on
+   * the board, by its target hex. */
+  function recordDice(f) {
+    if (!Array.isArray(window.__kassenShown)) return;
+    const mark = svg.querySelector(`.dice-mark[data-target="${f.diceAt}"]`);
+    const hex = svg.querySelector(`g.hexg[data-hex="${f.diceAt}"]`);
+    const a = mark && mark.getBoundingClientRect(), b = hex && hex.getBoundingClientRect();
+    recordShown({what: "dice", at: f.at, kind: f.kind, target: f.diceAt, faces: mark ? mark.dataset.faces : null,
+      beside: !!(a && b && Math.abs((a.x + a.width / 2) - (b.x + b.width / 2)) < b.width
+        && Math.abs((a.y + a.height / 2) - (b.y + b.height / 2)) < b.height)});
+  }
   ctx.main.append(h("div", {class: "panel"}, player.bar, svgWrap, zoomSlot, legend), hand);
   const standing = h("div", {class: "panel", id: "standing"});
   ctx.side.append(standing);
@@ -683,7 +721,7 @@ export function create(ctx) {
         // more steps while earlier ones are still shown: they go on from the end of the queue
         const prev = player.last();
         const start = prev && (player.playing() || player.more()) ? prev.board : from;
-        player.push(buildFrames(start, data.events, prev ? prev.marks : emptyMarks()));
+        player.push(buildFrames(start, data.events, prev ? prev.marks : emptyMarks(), data.prior));
       }
       draw();
       drawHand();

@@ -19,6 +19,14 @@ export function reducedMotion() {
   return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+/** What the page showed of the other side's steps, kept only for a test that asks for it: a
+ * test sets ``window.__kassenShown = []`` before the page loads (an init script) and reads it;
+ * the page itself never creates it, so no one else's page keeps anything. */
+export function recordShown(entry) {
+  const r = window.__kassenShown;
+  if (Array.isArray(r)) r.push({...entry, t: performance.now()});
+}
+
 export class Player {
   /** ``show(frame, forward)`` draws one frame; ``done()`` is called when the last one is shown. */
   constructor({show, done}) {
@@ -78,6 +86,7 @@ export class Player {
     this.active = false;
     this.caption.textContent = "";
     this.sync();
+    recordShown({what: "clear"});
   }
 
   schedule(ms) {
@@ -103,6 +112,7 @@ export class Player {
     this.active = false;
     this.paused = false;
     this.sync();
+    if (was) recordShown({what: "done"});
     if (was) this.done();
   }
 
@@ -110,6 +120,7 @@ export class Player {
     const f = this.current();
     this.caption.textContent = f ? f.caption : "";
     this.sync();
+    recordShown({what: "frame", i: this.i, kind: f ? f.kind : null, at: f ? f.at : null});
     this.show(f, forward);
   }
 
