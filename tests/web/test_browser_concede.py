@@ -3,6 +3,7 @@ other side wins, both pages say so and the replay opens."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -121,12 +122,16 @@ def guided_pick(acts: list[str], ordered: int) -> str:
     return acts[0]
 
 
-def test_the_guide_follows_the_first_two_turns_then_never_shows_again(browser: Any, server: Server) -> None:
-    from tests.web.test_browser_turns import act_in_page, api
+def test_the_guide_follows_the_first_two_turns_and_the_first_battle_then_never_shows_again(
+        browser: Any, server: Server) -> None:
+    """Card → order → move → battle: the guide follows Red's first two turns; when they bring no
+    battle it waits, hidden, for Red's first battle and guides that; then it is done for good."""
+    from tests.web.test_browser_turns import act_in_page, api, red_plan
 
     g = api(server, "/api/games", body={"scenario": "first-samurai-skirmish", "seats": ["human", "random"]})
     token = g["seats"][0]["token"]
     ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    ctx.add_init_script("localStorage.setItem('kassen.pace', 'instant');")
     page = ctx.new_page()
     page.goto(server.base + g["seats"][0]["url"])
     page.wait_for_function("document.body.dataset.yourTurn === 'true'", timeout=20000)
@@ -166,6 +171,56 @@ def test_the_guide_follows_the_first_two_turns_then_never_shows_again(browser: A
         act_in_page(page, pick, v)
     assert {"play", "order", "move", "end"} <= set(seen), seen
     assert seen.count("play") == 2, "the guide follows both of Red's first turns"
+    gid = g["game_id"]
+
+    def attacks_now() -> tuple[dict[str, Any], list[str]]:
+        v = api(server, f"/api/games/{gid}", token)
+        acts = [a["action"] for a in v["actions"]] if v["your_turn"] else []
+        if (v["observation"]["pending"] or {}).get("decision") != "battle":
+            return v, []
+        return v, [a for a in acts if a.startswith(("attack ", "fire "))]
+
+    if "battle" not in seen or page.evaluate("localStorage.getItem('kassen.guide.battled')") != "1":
+        # no battle in the first two turns: Red plays on (by the API, the page following) until it
+        # has a target; meanwhile the guide waits, hidden
+        ordered, waited = 0, False
+        for _ in range(600):
+            v, attacks = attacks_now()
+            if attacks or v["result"]:
+                break
+            if not v["your_turn"]:
+                time.sleep(0.05)
+                continue
+            if not waited and page.locator("#guide").is_hidden():
+                waited = True
+            acts = [a["action"] for a in v["actions"]]
+            if v["observation"]["pending"]["decision"] == "play":
+                ordered = 0
+            pick = red_plan(acts, v["observation"], ordered)
+            ordered += pick.startswith("order ")
+            api(server, f"/api/games/{gid}/actions", token, {"action": pick, "at": v["version"]})
+        assert attacks and waited, "Red reached a battle; the guide waited for it, hidden"
+        page.wait_for_function(f"document.body.dataset.version === '{v['version']}' && "
+                               "document.body.dataset.yourTurn === 'true'", timeout=30000)
+        assert guide_title(page) == GUIDE_TITLES["battle"]
+        assert "your first battle" in page.locator("#guide").inner_text()
+        page.locator(f"#board g.unit[data-hex='{attacks[0].split()[1]}']").click()
+        page.wait_for_function("document.getElementById('guide-title').innerText === '4 · Battle: now a target'",
+                               timeout=5000)
+        page.keyboard.press("Escape")
+        for _ in range(60):  # the battle fought in the page, to the end of Red's turn
+            v = api(server, f"/api/games/{gid}", token)
+            if v["result"] or page.evaluate("localStorage.getItem('kassen.guide')") == "done":
+                break
+            if not v["your_turn"]:
+                page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}", timeout=30000)
+                continue
+            page.wait_for_function(f"document.body.dataset.version === '{v['version']}'", timeout=30000)
+            acts = [a["action"] for a in v["actions"]]
+            if acts == ["pass"]:
+                page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}", timeout=30000)
+                continue
+            act_in_page(page, red_plan(acts, v["observation"], 3), v)
     page.wait_for_function("document.getElementById('guide-title') === null || "
                            "document.getElementById('guide').innerText.includes('Guided first battle: done')",
                            timeout=30000)

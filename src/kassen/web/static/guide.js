@@ -1,5 +1,6 @@
 // The guided first battle (issue 30, item 4): on the First Samurai Skirmish (C&C), a coach panel
 // follows the person's own first two turns decision by decision: card → order → move → battle.
+// When they bring no battle, it waits (hidden) for the person's first battle and guides that one.
 // It reads only the view the page already has (the decision asked, the actions offered) and the
 // board's highlights (a unit selected, odds shown), so it says what to do next as it happens.
 // Skippable; once finished or skipped it never shows again (localStorage), until the lobby's
@@ -8,6 +9,8 @@
 import {api, h} from "./common.js";
 
 const KEY = "kassen.guide";
+/** Set once the person has been guided through a battle with targets (the "4 · Battle" step). */
+const BATTLED = "kassen.guide.battled";
 /** The battle guided: the introductory battle of the default game (the catalog's, from the
  * specs), when the page draws it as a C&C board. */
 let intro = null;
@@ -21,12 +24,25 @@ function introBattle() {
 
 function state() { try { return localStorage.getItem(KEY); } catch (e) { return "done"; } }
 function setState(v) { try { if (v) localStorage.setItem(KEY, v); else localStorage.removeItem(KEY); } catch (e) { /* no storage */ } }
+function battled() { try { return localStorage.getItem(BATTLED) === "1"; } catch (e) { return true; } }
+function setBattled(v) { try { if (v) localStorage.setItem(BATTLED, "1"); else localStorage.removeItem(BATTLED); } catch (e) { /* no storage */ } }
 
 /** The turns the guide covers for the seat: its own first two (the first side plays odd turns). */
 function lastTurn(obs) {
   const firstSide = obs.turn % 2 === 1 ? obs.active : (obs.active === "red" ? "blue" : "red");
   return obs.you === firstSide ? 3 : 4;
 }
+
+/** The person's battle: its battle phase with a target, or a combat's questions after it. */
+function fighting(v, obs) {
+  const d = (obs.pending || {}).decision;
+  return v.your_turn && (d === "battle" ? v.actions.some((a) => /^(attack|fire) /.test(a.action))
+    : battled() && ["combat", "lretreat", "retreat", "dragon"].includes(d));
+}
+
+/** After the first two turns: done once the person has battled, else waiting for that battle. */
+function over(v, obs) { return !!v.result || (obs.turn > lastTurn(obs) && battled() && !fighting(v, obs)); }
+function waiting(v, obs) { return obs.turn > lastTurn(obs) && !battled() && !fighting(v, obs); }
 
 /** The steps said the same whatever the board shows: [step title, sentence] by decision. */
 const DICE_SPOKEN = ["The dice have spoken", "Answer the combat's question: every button says what it does " +
@@ -63,6 +79,7 @@ function step(v) {
         "you like, one at a time, then press End moving."];
   }
   if (decision === "battle") {
+    if (acts.some((a) => /^(attack|fire) /.test(a))) setBattled(true);  // a battle to fight: the guide's aim met
     if (document.body.dataset.pending && /^(attack|fire) /.test(document.body.dataset.pending)) {
       return ["4 · Battle: now attack", "The odds are shown: the dice you roll, the chance of a hit and of " +
         "eliminating the unit. Press Attack! (or Enter) to roll, or choose another target."];
@@ -96,7 +113,8 @@ function draw() {
   const obs = v.observation || {};
   const st = state();
   if (st === "done" || st === "skipped") { panel.hidden = true; return; }
-  if (v.result || obs.turn > lastTurn(obs)) {
+  if (waiting(v, obs)) { panel.hidden = true; return; }  // no battle yet: the guide comes back for the first
+  if (over(v, obs)) {
     if (!panel.hidden) {
       setState("done");
       panel.replaceChildren(h("h3", {}, "Guided first battle: done"),
@@ -113,7 +131,8 @@ function draw() {
     h("h3", {id: "guide-title"}, title),
     h("p", {id: "guide-text"}, text),
     h("p", {class: "guide-foot"}, h("span", {class: "muted"}, `Guided first battle · ${!v.your_turn ? "the other side's turn"
-        : obs.turn <= lastTurn(obs) - 2 ? "your first turn" : "your second turn"}`),
+        : obs.turn <= lastTurn(obs) - 2 ? "your first turn" : obs.turn <= lastTurn(obs) ? "your second turn"
+          : "your first battle"}`),
       " ", h("button", {id: "guide-skip", type: "button", onclick: () => close("skipped")}, "Skip the guide")));
 }
 
@@ -130,6 +149,7 @@ export async function guide(screen) {
   if (!panel) {
     const obs = v.observation || {};
     if (obs.turn > lastTurn(obs) || v.result) return;  // a game met after its first turns: no guide
+    if (obs.turn <= 2) setBattled(false);  // a first battle from its start: its own battle to come
     panel = h("aside", {id: "guide", class: "guide", role: "status", "aria-live": "polite"});
     document.body.append(panel);
     // a selection on the board changes the step (a unit chosen: "now a green hex")
@@ -143,7 +163,7 @@ export async function guide(screen) {
  * default game's default scenario, the First Samurai Skirmish) against the AI. */
 export function guideLobbyButton(intro, start) {
   return h("button", {id: "guided-battle", type: "button", class: "big",
-    title: "The introductory battle with a guide through your first two turns",
-    onclick: () => { setState(null); start(intro.id, intro.default_scenario,
+    title: "The introductory battle with a guide through your first two turns and your first battle",
+    onclick: () => { setState(null); setBattled(false); start(intro.id, intro.default_scenario,
       ["human", ...intro.seats.slice(1).map(() => intro.default_opponent || "normal")]); }}, "Guided first battle");
 }
