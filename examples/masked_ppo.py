@@ -45,37 +45,123 @@ EVAL_SEED = 1_000_000
 CURVE_SEED = 2_000_000
 
 #: preset -> the game, its scenario and the training settings used for the reference curves
+#: (``max_episode_steps``: learner steps after which a game is cut, as a draw, None for never;
+#: ``slots``: the compact action space's size, None for the env's whole index; ``shaping``: the
+#: potential's scale, 0 for the env's reward alone; ``lr_final``: the learning rate falls linearly
+#: from ``learning_rate`` to it over the CPU budget, None for a constant rate)
 PRESETS: dict[str, dict[str, Any]] = {
     "clans": {"game": "clans", "scenario": "2-players", "cpu_minutes": 25.0, "every": 10_000,
               "net": [256, 256], "n_steps": 512, "batch_size": 256, "n_epochs": 4, "ent_coef": 0.01,
-              "max_episode_steps": 500},
+              "learning_rate": 3e-4, "lr_final": None, "gamma": 0.99,
+              "gae_lambda": 0.95, "max_episode_steps": 500, "slots": None, "shaping": 0.0},
     "skirmish": {"game": "cc-samurai", "scenario": None, "cpu_minutes": 30.0, "every": 10_000,
                  "net": [128, 128], "n_steps": 512, "batch_size": 256, "n_epochs": 4,
-                 "ent_coef": 0.01, "max_episode_steps": 1000},
+                 "ent_coef": 0.01, "learning_rate": 3e-4, "lr_final": None, "gamma": 0.99, "gae_lambda": 0.95,
+                 "max_episode_steps": 20_000, "slots": 4096, "shaping": 0.5},
 }
+
+
+class ActionSlots:
+    """A compact action space shared by the envs of one run: the env's ``Discrete`` integers
+    (34,986 in C&C, most never legal in one scenario) numbered ``0, 1, ...`` in the order they are
+    first legal for the learner, up to ``capacity``. The policy's output layer then has
+    ``capacity`` units instead of the index's size. A slot keeps its action for the whole run
+    (training and evaluation share the table; ``--model`` saves it beside the model)."""
+
+    def __init__(self, capacity: int) -> None:
+        if capacity < 2:
+            raise ValueError(f"action slots: capacity must be at least 2, not {capacity}")
+        self.capacity = int(capacity)
+        self.slot: dict[int, int] = {}
+        self.action: list[int] = []
+
+    def slots_of(self, legal: list[int]) -> list[int]:
+        """The slots of the legal env integers, numbering the new ones."""
+        out = []
+        for i in legal:
+            k = self.slot.get(i)
+            if k is None:
+                if len(self.action) >= self.capacity:
+                    raise RuntimeError(f"action slots: all {self.capacity} are taken and action {i} "
+                                       "is new: raise --action-slots")
+                k = self.slot[i] = len(self.action)
+                self.action.append(i)
+            out.append(k)
+        return out
+
+
+#: the observation's scalars whose difference (own - enemy) is the shaping potential, per game
+POTENTIAL = {"cc-samurai": ("banners:own", "banners:enemy")}
 
 
 class MaskedKassenEnv(gymnasium.Wrapper[np.ndarray, int, dict[str, np.ndarray], int]):
     """Kassen's Gymnasium env as MaskablePPO takes it: the observation tensor alone (a flat
     ``float32`` ``Box``) and the legal actions as ``action_masks()`` (a ``bool`` array over the
-    env's ``Discrete`` actions, made from ``info["legal_ints"]``: no scan of the mask)."""
+    env's ``Discrete`` actions, made from ``info["legal_ints"]``: no scan of the mask).
 
-    def __init__(self, env: KassenGymEnv) -> None:
+    Two options, both off by default:
+
+    - ``slots``: an :class:`ActionSlots` table; the action space is then ``Discrete(capacity)``
+      over its slots (``action_masks()`` and ``step`` in slots).
+    - ``shaping`` (> 0, needs ``gamma``): a potential-based shaping reward (Ng, Harada & Russell
+      1999, so the best policy is unchanged): ``gamma * phi(s') - phi(s)`` added to the env's
+      reward, ``phi = shaping * (own - enemy)`` from the observation's scalars named in
+      :data:`POTENTIAL` (C&C: the banners won, each a fraction of the banners that win), and
+      ``phi = 0`` once the game is over. It reads only the learner's own observation."""
+
+    def __init__(self, env: KassenGymEnv, slots: ActionSlots | None = None, shaping: float = 0.0,
+                 gamma: float = 0.99) -> None:
         super().__init__(env)  # type: ignore[arg-type]  # the observation changes: dict -> its tensor
         self.observation_space = env.observation_space["observation"]  # type: ignore[index]
-        self._n = int(env.action_space.n)  # type: ignore[attr-defined]
+        self.slots = slots
+        if slots is not None:
+            self.action_space = gymnasium.spaces.Discrete(slots.capacity)  # type: ignore[assignment]
+        self._n = int(self.action_space.n)  # type: ignore[attr-defined]
         self._legal: list[int] = []
+        self._ints: list[int] = []
+        self.shaping = float(shaping)
+        self.gamma = float(gamma)
+        self._phi_at: tuple[int, int] | None = None
+        self._phi = 0.0
+        if shaping:
+            names = POTENTIAL.get(env.match.game.id)
+            if names is None:
+                raise ValueError(f"shaping: no potential for the game {env.match.game.id!r} "
+                                 f"(one of {sorted(POTENTIAL)})")
+            layout = env.match.encoder.layout
+            base = layout.plane_size
+            self._phi_at = (base + layout.scalars.index(names[0]), base + layout.scalars.index(names[1]))
+
+    def _set_legal(self, info: dict[str, Any]) -> None:
+        self._ints = info["legal_ints"]
+        self._legal = self._ints if self.slots is None else self.slots.slots_of(self._ints)
+
+    def _potential(self, obs: np.ndarray, over: bool) -> float:
+        if self._phi_at is None or over:
+            return 0.0
+        own, enemy = self._phi_at
+        return self.shaping * float(obs[own] - obs[enemy])
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         obs, info = self.env.reset(seed=seed, options=options)
-        self._legal = info["legal_ints"]
+        self._set_legal(info)
+        self._phi = self._potential(obs["observation"], False)
         return obs["observation"], info
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = self.env.step(int(action))
-        self._legal = info["legal_ints"]
-        return obs["observation"], float(reward), terminated, truncated, info
+        a = int(action)
+        if self.slots is not None:
+            a = self.slots.action[a] if 0 <= a < len(self.slots.action) else -1
+        obs, reward, terminated, truncated, info = self.env.step(a)
+        self._set_legal(info)
+        r = float(reward)
+        if self._phi_at is not None:
+            phi = self._potential(obs["observation"], terminated)
+            info["env_reward"] = r
+            r += self.gamma * phi - self._phi
+            self._phi = phi
+        return obs["observation"], r, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         mask = np.zeros(self._n, dtype=bool)
@@ -84,10 +170,12 @@ class MaskedKassenEnv(gymnasium.Wrapper[np.ndarray, int, dict[str, np.ndarray], 
 
 
 def make_env(game: str, scenario: str | None, opponent: str, seat: int = 0,
-             max_episode_steps: int | None = None) -> MaskedKassenEnv:
+             max_episode_steps: int | None = None, slots: ActionSlots | None = None,
+             shaping: float = 0.0, gamma: float = 0.99) -> MaskedKassenEnv:
     """The wrapped env of one game against ``opponent`` (``skip_single=True``)."""
     return MaskedKassenEnv(KassenGymEnv(game, opponent=opponent, seat=seat, scenario=scenario,
-                                        skip_single=True, max_steps=max_episode_steps))
+                                        skip_single=True, max_steps=max_episode_steps),
+                           slots=slots, shaping=shaping, gamma=gamma)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -110,7 +198,8 @@ def play(env: MaskedKassenEnv, policy: Callable[[np.ndarray, np.ndarray], int],
         done = False
         reward = 0.0
         while not done:
-            obs, reward, terminated, truncated, _ = env.step(policy(obs, env.action_masks()))
+            obs, reward, terminated, truncated, info = env.step(policy(obs, env.action_masks()))
+            reward = info.get("env_reward", reward)  # the game's own reward, without any shaping
             done = terminated or truncated
         out["wins" if reward > 0 else "losses" if reward < 0 else "draws"] += 1
     return out
@@ -174,7 +263,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eval-games", type=int, default=400)
     ap.add_argument("--envs", type=int, default=4, help="envs in the (single-process) vector env")
     ap.add_argument("--out", help="OUT.png and OUT.json (default docs/rl/<preset>-<opponent>)")
-    ap.add_argument("--model", help="save the trained model here (a .zip)")
+    ap.add_argument("--model", help="save the trained model here (a .zip; the action slots beside it, .slots.json)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="override one of the preset's settings (VALUE in JSON: --set shaping=0.2 "
+                         "--set slots=null --set net=[64,64])")
     args = ap.parse_args(argv)
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -184,23 +276,37 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
-    cfg = PRESETS[args.preset]
+    cfg = dict(PRESETS[args.preset])
+    for kv in args.set:
+        key, sep, val = kv.partition("=")
+        if not sep or key not in cfg or key in ("game", "scenario"):
+            ap.error(f"--set {kv}: expected KEY=VALUE with KEY one of "
+                     f"{', '.join(k for k in cfg if k not in ('game', 'scenario'))}")
+        try:
+            cfg[key] = json.loads(val)
+        except json.JSONDecodeError:
+            ap.error(f"--set {kv}: {val!r} is not a JSON value")
     budget = 60 * (args.cpu_minutes if args.cpu_minutes is not None else cfg["cpu_minutes"])
     every = args.every or cfg["every"]
     out = Path(args.out or Path(__file__).resolve().parent.parent / "docs" / "rl" / f"{args.preset}-{args.opponent}")
     out.parent.mkdir(parents=True, exist_ok=True)
     game, scenario = cfg["game"], cfg["scenario"]
 
+    slots = ActionSlots(cfg["slots"]) if cfg["slots"] else None
+
     def one() -> MaskedKassenEnv:
-        return make_env(game, scenario, args.opponent, max_episode_steps=cfg["max_episode_steps"])
+        return make_env(game, scenario, args.opponent, max_episode_steps=cfg["max_episode_steps"],
+                        slots=slots, shaping=cfg["shaping"], gamma=cfg["gamma"])
 
     venv = DummyVecEnv([one for _ in range(args.envs)])
     venv.seed(args.seed)
     model = MaskablePPO("MlpPolicy", venv, seed=args.seed, verbose=0, device="cpu",
                         n_steps=cfg["n_steps"], batch_size=cfg["batch_size"], n_epochs=cfg["n_epochs"],
-                        ent_coef=cfg["ent_coef"], gamma=0.99,
+                        ent_coef=cfg["ent_coef"], gamma=cfg["gamma"], gae_lambda=cfg["gae_lambda"],
+                        learning_rate=cfg["learning_rate"],
                         policy_kwargs={"net_arch": cfg["net"]})
-    probe = one()
+    # the scoring env: the same game, action slots and cap, the env's reward alone (no shaping)
+    probe = make_env(game, scenario, args.opponent, max_episode_steps=cfg["max_episode_steps"], slots=slots)
 
     pol = model.policy
 
@@ -238,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         p = score(range(CURVE_SEED, CURVE_SEED + args.curve_games))
         p.update(steps=int(model.num_timesteps), train_cpu_s=round(train_cpu, 1),
                  eval_cpu_s=round(time.process_time() - c0, 1), wall_s=round(time.time() - wall0, 1),
-                 load=os.getloadavg()[0])
+                 load=os.getloadavg()[0], slots_used=None if slots is None else len(slots.action))
         record["curve"].append(p)
         print(f"steps {p['steps']:>8}  train CPU {train_cpu / 60:6.1f} min  win rate {p['win_rate']:.3f} "
               f"[{p['wilson95'][0]:.3f}, {p['wilson95'][1]:.3f}]  (eval {p['eval_cpu_s']} s, load {p['load']:.1f})",
@@ -249,6 +355,10 @@ def main(argv: list[str] | None = None) -> int:
     point()
     while (train_cpu < budget and model.num_timesteps < args.max_steps
            and time.time() - wall0 < 60 * args.wall_minutes):
+        if cfg["lr_final"] is not None:  # linear in the training CPU spent (learn() is called again and again)
+            frac = min(1.0, train_cpu / budget)
+            lr_now = cfg["learning_rate"] + frac * (cfg["lr_final"] - cfg["learning_rate"])
+            model.lr_schedule = lambda _progress: lr_now
         c0 = time.process_time()
         model.learn(total_timesteps=every, reset_num_timesteps=False)
         train_cpu += time.process_time() - c0
@@ -257,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
                             if model.num_timesteps >= args.max_steps else "wall-minutes")
     if args.model:
         model.save(args.model)
+        if slots is not None:
+            Path(args.model).with_suffix(".slots.json").write_text(json.dumps(slots.action) + "\n")
     c0 = time.process_time()
     ev = score(range(EVAL_SEED, EVAL_SEED + args.eval_games))
     ev.update(steps=int(model.num_timesteps), train_cpu_s=round(train_cpu, 1),
