@@ -46,44 +46,46 @@ CURVE_SEED = 2_000_000
 
 #: preset -> the game, its scenario and the training settings used for the reference curves
 #: (``max_episode_steps``: learner steps after which a game is cut, as a draw, None for never;
-#: ``slots``: the compact action space's size, None for the env's whole index; ``shaping``: the
+#: ``slots``: the compact action space's size, None for the env's whole index; ``factor``: an
+#: action of several words chosen in two steps (:class:`MaskedKassenEnv`); ``shaping``: the
 #: potential's scale, 0 for the env's reward alone; ``lr_final``: the learning rate falls linearly
 #: from ``learning_rate`` to it over the CPU budget, None for a constant rate)
 PRESETS: dict[str, dict[str, Any]] = {
     "clans": {"game": "clans", "scenario": "2-players", "cpu_minutes": 25.0, "every": 10_000,
               "net": [256, 256], "n_steps": 512, "batch_size": 256, "n_epochs": 4, "ent_coef": 0.01,
               "learning_rate": 3e-4, "lr_final": None, "gamma": 0.99,
-              "gae_lambda": 0.95, "max_episode_steps": 500, "slots": None, "shaping": 0.0},
+              "gae_lambda": 0.95, "max_episode_steps": 500, "slots": None, "factor": False, "shaping": 0.0},
     "skirmish": {"game": "cc-samurai", "scenario": None, "cpu_minutes": 30.0, "every": 10_000,
                  "net": [128, 128], "n_steps": 512, "batch_size": 256, "n_epochs": 4,
                  "ent_coef": 0.01, "learning_rate": 3e-4, "lr_final": None, "gamma": 0.99, "gae_lambda": 0.95,
-                 "max_episode_steps": 20_000, "slots": 4096, "shaping": 0.5},
+                 "max_episode_steps": 20_000, "slots": 2048, "factor": True, "shaping": 0.5},
 }
 
 
 class ActionSlots:
-    """A compact action space shared by the envs of one run: the env's ``Discrete`` integers
-    (34,986 in C&C, most never legal in one scenario) numbered ``0, 1, ...`` in the order they are
-    first legal for the learner, up to ``capacity``. The policy's output layer then has
-    ``capacity`` units instead of the index's size. A slot keeps its action for the whole run
-    (training and evaluation share the table; ``--model`` saves it beside the model)."""
+    """A compact action space shared by the envs of one run: keys (the env's ``Discrete``
+    integers, or with ``factor`` the two steps' words) numbered ``0, 1, ...`` in the order they
+    are first legal for the learner, up to ``capacity``. The policy's output layer then has
+    ``capacity`` units instead of the index's size (34,986 in C&C, most never legal in one
+    scenario). A slot keeps its key for the whole run (training and evaluation share the table;
+    ``--model`` saves it beside the model)."""
 
     def __init__(self, capacity: int) -> None:
         if capacity < 2:
             raise ValueError(f"action slots: capacity must be at least 2, not {capacity}")
         self.capacity = int(capacity)
-        self.slot: dict[int, int] = {}
-        self.action: list[int] = []
+        self.slot: dict[int | str, int] = {}
+        self.action: list[int | str] = []
 
-    def slots_of(self, legal: list[int]) -> list[int]:
-        """The slots of the legal env integers, numbering the new ones."""
+    def slots_of(self, keys: list[int] | list[str]) -> list[int]:
+        """The slots of the keys, numbering the new ones."""
         out = []
-        for i in legal:
+        for i in keys:
             k = self.slot.get(i)
             if k is None:
                 if len(self.action) >= self.capacity:
                     raise RuntimeError(f"action slots: all {self.capacity} are taken and action {i} "
-                                       "is new: raise --action-slots")
+                                       "is new: raise the preset's slots (--set slots=N)")
                 k = self.slot[i] = len(self.action)
                 self.action.append(i)
             out.append(k)
@@ -99,26 +101,45 @@ class MaskedKassenEnv(gymnasium.Wrapper[np.ndarray, int, dict[str, np.ndarray], 
     ``float32`` ``Box``) and the legal actions as ``action_masks()`` (a ``bool`` array over the
     env's ``Discrete`` actions, made from ``info["legal_ints"]``: no scan of the mask).
 
-    Two options, both off by default:
+    Options, all off by default:
 
     - ``slots``: an :class:`ActionSlots` table; the action space is then ``Discrete(capacity)``
       over its slots (``action_masks()`` and ``step`` in slots).
+    - ``factor`` (needs ``slots``): an action of several words is chosen in two learner steps:
+      first its words but the last (``move E5``: which unit, and to do what), then its last word
+      (``F6``: where), so the slots hold words, a few hundred hexes and prefixes, instead of
+      every pair of hexes. An action of one word, or a prefix with a single completion, takes
+      one step; a decision whose legal actions all share one prefix starts at the second step.
+      The observation then ends with ``capacity`` more entries: at the second step a 1 at the
+      slot of the prefix chosen, else zeros. The game moves on only when the action is whole.
     - ``shaping`` (> 0, needs ``gamma``): a potential-based shaping reward (Ng, Harada & Russell
       1999, so the best policy is unchanged): ``gamma * phi(s') - phi(s)`` added to the env's
       reward, ``phi = shaping * (own - enemy)`` from the observation's scalars named in
       :data:`POTENTIAL` (C&C: the banners won, each a fraction of the banners that win), and
-      ``phi = 0`` once the game is over. It reads only the learner's own observation."""
+      ``phi = 0`` once the game is over. It reads only the learner's own observation; the
+      env's reward is ``info["env_reward"]``, and :func:`play` scores by it."""
 
     def __init__(self, env: KassenGymEnv, slots: ActionSlots | None = None, shaping: float = 0.0,
-                 gamma: float = 0.99) -> None:
+                 gamma: float = 0.99, factor: bool = False) -> None:
         super().__init__(env)  # type: ignore[arg-type]  # the observation changes: dict -> its tensor
         self.observation_space = env.observation_space["observation"]  # type: ignore[index]
+        if factor and slots is None:
+            raise ValueError("factor: needs action slots (slots=ActionSlots(n))")
         self.slots = slots
+        self.factor = bool(factor)
         if slots is not None:
             self.action_space = gymnasium.spaces.Discrete(slots.capacity)  # type: ignore[assignment]
+            if factor:
+                n = int(self.observation_space.shape[0]) + slots.capacity
+                self.observation_space = gymnasium.spaces.Box(0.0, 1.0, (n,), np.float32)
         self._n = int(self.action_space.n)  # type: ignore[attr-defined]
         self._legal: list[int] = []
         self._ints: list[int] = []
+        #: with ``factor``: prefix -> [(last word, env integer)], or a one-word action -> its integer
+        self._groups: dict[str, list[tuple[str, int]]] = {}
+        self._whole: dict[str, int] = {}
+        self._prefix: str | None = None
+        self._base = np.zeros(0, np.float32)
         self.shaping = float(shaping)
         self.gamma = float(gamma)
         self._phi_at: tuple[int, int] | None = None
@@ -134,7 +155,39 @@ class MaskedKassenEnv(gymnasium.Wrapper[np.ndarray, int, dict[str, np.ndarray], 
 
     def _set_legal(self, info: dict[str, Any]) -> None:
         self._ints = info["legal_ints"]
-        self._legal = self._ints if self.slots is None else self.slots.slots_of(self._ints)
+        self._prefix = None
+        if self.slots is None:
+            self._legal = self._ints
+        elif not self.factor:
+            self._legal = self.slots.slots_of(self._ints)
+        else:
+            groups: dict[str, list[tuple[str, int]]] = {}
+            whole: dict[str, int] = {}
+            m = self.env.unwrapped.match  # type: ignore[attr-defined]
+            acts = m.legal() if self._ints else []
+            for act, i in zip(acts, self._ints):
+                words = act.split()
+                if len(words) == 1:
+                    whole[act] = i
+                else:
+                    groups.setdefault(" ".join(words[:-1]), []).append((words[-1], i))
+            self._groups, self._whole = groups, whole
+            if not whole and len(groups) == 1:  # no choice of prefix: straight to the last word
+                self._prefix = next(iter(groups))
+                self._legal = self.slots.slots_of(["2 " + w for w, _ in groups[self._prefix]])
+            else:
+                self._legal = self.slots.slots_of(["1 " + a for a in whole] + ["1 " + p + " _" for p in groups])
+
+    def _obs(self, obs: np.ndarray) -> np.ndarray:
+        if not self.factor:
+            return obs
+        assert self.slots is not None
+        extra = np.zeros(self.slots.capacity, np.float32)
+        if self._prefix is not None:
+            k = self.slots.slot.get("1 " + self._prefix + " _")
+            if k is not None:
+                extra[k] = 1.0
+        return np.concatenate([obs, extra])
 
     def _potential(self, obs: np.ndarray, over: bool) -> float:
         if self._phi_at is None or over:
@@ -146,22 +199,50 @@ class MaskedKassenEnv(gymnasium.Wrapper[np.ndarray, int, dict[str, np.ndarray], 
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         obs, info = self.env.reset(seed=seed, options=options)
         self._set_legal(info)
-        self._phi = self._potential(obs["observation"], False)
-        return obs["observation"], info
+        self._base = obs["observation"]
+        self._phi = self._potential(self._base, False)
+        return self._obs(self._base), info
+
+    def _env_action(self, action: int) -> int | None:
+        """The env's integer of the learner's action, None for the first step of a two-step one
+        (``-1`` for an action not legal: the env then applies its ``illegal`` rule)."""
+        a = int(action)
+        if self.slots is None:
+            return a
+        if not 0 <= a < len(self.slots.action) or a not in self._legal:
+            return -1
+        key = self.slots.action[a]
+        if not self.factor:
+            return int(key)
+        word = str(key)
+        if self._prefix is not None:  # the second step: the last word
+            return next(i for w, i in self._groups[self._prefix] if w == word[2:])
+        if word[2:] in self._whole:
+            return self._whole[word[2:]]
+        prefix = word[2:-2]
+        group = self._groups[prefix]
+        if len(group) == 1:
+            return group[0][1]
+        self._prefix = prefix
+        self._legal = self.slots.slots_of(["2 " + w for w, _ in group])
+        return None
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        a = int(action)
-        if self.slots is not None:
-            a = self.slots.action[a] if 0 <= a < len(self.slots.action) else -1
+        a = self._env_action(action)
+        if a is None:  # half an action: the game waits for its last word
+            r = (self.gamma - 1.0) * self._phi if self._phi_at is not None else 0.0
+            info: dict[str, Any] = {"legal_ints": self._ints, "env_reward": 0.0, "half": True}
+            return self._obs(self._base), r, False, False, info
         obs, reward, terminated, truncated, info = self.env.step(a)
         self._set_legal(info)
+        self._base = obs["observation"]
         r = float(reward)
         if self._phi_at is not None:
-            phi = self._potential(obs["observation"], terminated)
+            phi = self._potential(self._base, terminated)
             info["env_reward"] = r
             r += self.gamma * phi - self._phi
             self._phi = phi
-        return obs["observation"], r, terminated, truncated, info
+        return self._obs(self._base), r, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         mask = np.zeros(self._n, dtype=bool)
@@ -171,11 +252,11 @@ class MaskedKassenEnv(gymnasium.Wrapper[np.ndarray, int, dict[str, np.ndarray], 
 
 def make_env(game: str, scenario: str | None, opponent: str, seat: int = 0,
              max_episode_steps: int | None = None, slots: ActionSlots | None = None,
-             shaping: float = 0.0, gamma: float = 0.99) -> MaskedKassenEnv:
+             shaping: float = 0.0, gamma: float = 0.99, factor: bool = False) -> MaskedKassenEnv:
     """The wrapped env of one game against ``opponent`` (``skip_single=True``)."""
     return MaskedKassenEnv(KassenGymEnv(game, opponent=opponent, seat=seat, scenario=scenario,
                                         skip_single=True, max_steps=max_episode_steps),
-                           slots=slots, shaping=shaping, gamma=gamma)
+                           slots=slots, shaping=shaping, gamma=gamma, factor=factor)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -296,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def one() -> MaskedKassenEnv:
         return make_env(game, scenario, args.opponent, max_episode_steps=cfg["max_episode_steps"],
-                        slots=slots, shaping=cfg["shaping"], gamma=cfg["gamma"])
+                        slots=slots, shaping=cfg["shaping"], gamma=cfg["gamma"], factor=cfg["factor"])
 
     venv = DummyVecEnv([one for _ in range(args.envs)])
     venv.seed(args.seed)
@@ -306,7 +387,8 @@ def main(argv: list[str] | None = None) -> int:
                         learning_rate=cfg["learning_rate"],
                         policy_kwargs={"net_arch": cfg["net"]})
     # the scoring env: the same game, action slots and cap, the env's reward alone (no shaping)
-    probe = make_env(game, scenario, args.opponent, max_episode_steps=cfg["max_episode_steps"], slots=slots)
+    probe = make_env(game, scenario, args.opponent, max_episode_steps=cfg["max_episode_steps"], slots=slots,
+                     factor=cfg["factor"])
 
     pol = model.policy
 
