@@ -55,9 +55,9 @@ PRESETS: dict[str, dict[str, Any]] = {
               "net": [256, 256], "n_steps": 512, "batch_size": 256, "n_epochs": 4, "ent_coef": 0.01,
               "learning_rate": 3e-4, "lr_final": None, "gamma": 0.99,
               "gae_lambda": 0.95, "max_episode_steps": 500, "slots": None, "factor": False, "shaping": 0.0},
-    "skirmish": {"game": "cc-samurai", "scenario": None, "cpu_minutes": 30.0, "every": 10_000,
-                 "net": [128, 128], "n_steps": 512, "batch_size": 256, "n_epochs": 4,
-                 "ent_coef": 0.01, "learning_rate": 3e-4, "lr_final": None, "gamma": 0.99, "gae_lambda": 0.95,
+    "skirmish": {"game": "cc-samurai", "scenario": None, "cpu_minutes": 30.0, "every": 65_536,
+                 "net": [128, 128], "n_steps": 1024, "batch_size": 512, "n_epochs": 4,
+                 "ent_coef": 0.01, "learning_rate": 3e-4, "lr_final": 3e-5, "gamma": 0.99, "gae_lambda": 0.95,
                  "max_episode_steps": 20_000, "slots": 2048, "factor": True, "shaping": 0.5},
 }
 
@@ -440,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
         if cfg["lr_final"] is not None:  # linear in the training CPU spent (learn() is called again and again)
             frac = min(1.0, train_cpu / budget)
             lr_now = cfg["learning_rate"] + frac * (cfg["lr_final"] - cfg["learning_rate"])
-            model.lr_schedule = lambda _progress: lr_now
+            model.lr_schedule = lambda _progress, lr=lr_now: lr
         c0 = time.process_time()
         model.learn(total_timesteps=every, reset_num_timesteps=False)
         train_cpu += time.process_time() - c0

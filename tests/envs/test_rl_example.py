@@ -136,3 +136,54 @@ def test_banner_shaping_is_potential_based_and_scoring_ignores_it():
 def test_shaping_a_game_without_a_potential_is_refused():
     with pytest.raises(ValueError, match="no potential for the game 'clans'"):
         ex.make_env("clans", "2-players", "random", shaping=0.5)
+
+
+def test_factor_chooses_an_action_in_two_steps_and_plays_the_same_game():
+    """Two learner steps make one action (``move E5`` then ``F6``); the game is the same as
+    playing that action's integer in the plain env, and the second step's observation names the
+    prefix chosen."""
+    slots = ex.ActionSlots(2048)
+    env = ex.make_env("cc-samurai", None, "random", slots=slots, factor=True)
+    plain = ex.make_env("cc-samurai", None, "random")
+    n = plain.observation_space.shape[0]
+    assert env.observation_space.shape == (n + 2048,)
+    obs, _ = env.reset(seed=21)
+    pobs, pinfo = plain.reset(seed=21)
+    rng = np.random.default_rng(0)
+    halves = wholes = 0
+    for _ in range(300):
+        legal_env = plain.unwrapped.match.legal()
+        mask = env.action_masks()
+        keys = [str(slots.action[k]) for k in np.flatnonzero(mask)]
+        if keys[0].startswith("2 "):  # one prefix only: straight to the last word
+            assert len({a.rsplit(" ", 1)[0] for a in legal_env}) == 1
+        else:
+            # first step: the one-word actions and the prefixes of the others, each once
+            want = {("1 " + a) if " " not in a else ("1 " + a.rsplit(" ", 1)[0] + " _") for a in legal_env}
+            assert sorted(keys) == sorted(want)
+        k = int(rng.choice(np.flatnonzero(mask)))
+        key = str(slots.action[k])
+        obs, r, term, trunc, info = env.step(k)
+        if info.get("half"):
+            halves += 1
+            prefix = key[2:-2]
+            assert obs[:n].tolist() == pobs.tolist() and obs[n + k] == 1 and obs[n:].sum() == 1
+            second = [str(slots.action[j]) for j in np.flatnonzero(env.action_masks())]
+            assert sorted(second) == sorted("2 " + a.rsplit(" ", 1)[1] for a in legal_env
+                                            if a.rsplit(" ", 1)[0] == prefix)
+            j = int(rng.choice(np.flatnonzero(env.action_masks())))
+            action = prefix + " " + str(slots.action[j])[2:]
+            obs, r, term, trunc, info = env.step(j)
+        elif key.startswith("2 "):
+            action = legal_env[0].rsplit(" ", 1)[0] + " " + key[2:]
+        else:
+            wholes += 1
+            action = key[2:] if not key.endswith(" _") else next(a for a in legal_env if a.startswith(key[2:-2] + " "))
+        assert action in legal_env
+        pobs, pr, pterm, _, pinfo = plain.step(plain.unwrapped.match.index.index(action))
+        assert obs[:n].tolist() == pobs.tolist() and (r, term) == (pr, pterm) and obs[n:].sum() == 0
+        if term:
+            break
+    assert halves > 0 and wholes > 0
+    with pytest.raises(ValueError, match="factor: needs action slots"):
+        ex.make_env("cc-samurai", None, "random", factor=True)
