@@ -6,6 +6,11 @@ Needs the ``rl`` extra (PyTorch CPU and sb3-contrib) besides ``envs`` and ``scal
     nice -n 15 python examples/masked_ppo.py clans            # the 2-player clan game against random
     nice -n 15 python examples/masked_ppo.py skirmish         # the First Samurai Skirmish against random
     nice -n 15 python examples/masked_ppo.py skirmish --opponent greedy
+    nice -n 15 python examples/masked_ppo.py skirmish --set shaping=0 --set lr_final=null  # a setting changed
+
+The presets (:data:`PRESETS`) hold every training setting; ``--set KEY=VALUE`` changes one. The
+skirmish's preset uses the wrapper's options (:class:`MaskedKassenEnv`): compact action slots
+chosen in two steps (``factor``) and a potential-based shaping reward from the banners.
 
 The learner plays the env's seat (0: the first clan, Red) against ``--opponent`` on every other
 seat, with ``skip_single=True`` (it is only asked decisions with a choice). Training stops after
@@ -51,12 +56,12 @@ CURVE_SEED = 2_000_000
 #: potential's scale, 0 for the env's reward alone; ``lr_final``: the learning rate falls linearly
 #: from ``learning_rate`` to it over the CPU budget, None for a constant rate)
 PRESETS: dict[str, dict[str, Any]] = {
-    "clans": {"game": "clans", "scenario": "2-players", "cpu_minutes": 25.0, "every": 10_000,
-              "net": [256, 256], "n_steps": 512, "batch_size": 256, "n_epochs": 4, "ent_coef": 0.01,
-              "learning_rate": 3e-4, "lr_final": None, "gamma": 0.99,
+    "clans": {"game": "clans", "scenario": "2-players", "cpu_minutes": 25.0, "every": 65_536,
+              "envs": 8, "net": [256, 256], "n_steps": 1024, "batch_size": 1024, "n_epochs": 4, "ent_coef": 0.01,
+              "learning_rate": 3e-4, "lr_final": 3e-5, "gamma": 0.99,
               "gae_lambda": 0.95, "max_episode_steps": 500, "slots": None, "factor": False, "shaping": 0.0},
     "skirmish": {"game": "cc-samurai", "scenario": None, "cpu_minutes": 30.0, "every": 65_536,
-                 "net": [128, 128], "n_steps": 1024, "batch_size": 512, "n_epochs": 4,
+                 "envs": 8, "net": [128, 128], "n_steps": 1024, "batch_size": 512, "n_epochs": 4,
                  "ent_coef": 0.01, "learning_rate": 3e-4, "lr_final": 3e-5, "gamma": 0.99, "gae_lambda": 0.95,
                  "max_episode_steps": 20_000, "slots": 2048, "factor": True, "shaping": 0.5},
 }
@@ -342,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, help="learner steps between the curve's points")
     ap.add_argument("--curve-games", type=int, default=100)
     ap.add_argument("--eval-games", type=int, default=400)
-    ap.add_argument("--envs", type=int, default=4, help="envs in the (single-process) vector env")
+    ap.add_argument("--envs", type=int, help="envs in the (single-process) vector env (default: the preset's)")
     ap.add_argument("--out", help="OUT.png and OUT.json (default docs/rl/<preset>-<opponent>)")
     ap.add_argument("--model", help="save the trained model here (a .zip; the action slots beside it, .slots.json)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -358,6 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     cfg = dict(PRESETS[args.preset])
+    if args.envs is None:
+        args.envs = cfg["envs"]
     for kv in args.set:
         key, sep, val = kv.partition("=")
         if not sep or key not in cfg or key in ("game", "scenario"):
