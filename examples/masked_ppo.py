@@ -56,9 +56,9 @@ CURVE_SEED = 2_000_000
 #: potential's scale, 0 for the env's reward alone; ``lr_final``: the learning rate falls linearly
 #: from ``learning_rate`` to it over the CPU budget, None for a constant rate)
 PRESETS: dict[str, dict[str, Any]] = {
-    "clans": {"game": "clans", "scenario": "2-players", "cpu_minutes": 25.0, "every": 65_536,
-              "envs": 8, "net": [256, 256], "n_steps": 1024, "batch_size": 1024, "n_epochs": 4, "ent_coef": 0.01,
-              "learning_rate": 3e-4, "lr_final": 3e-5, "gamma": 0.99,
+    "clans": {"game": "clans", "scenario": "2-players", "cpu_minutes": 25.0, "every": 10_000,
+              "envs": 4, "net": [256, 256], "n_steps": 512, "batch_size": 256, "n_epochs": 4, "ent_coef": 0.01,
+              "learning_rate": 3e-4, "lr_final": None, "gamma": 0.99,
               "gae_lambda": 0.95, "max_episode_steps": 500, "slots": None, "factor": False, "shaping": 0.0},
     "skirmish": {"game": "cc-samurai", "scenario": None, "cpu_minutes": 30.0, "every": 65_536,
                  "envs": 8, "net": [128, 128], "n_steps": 1024, "batch_size": 512, "n_epochs": 4,
