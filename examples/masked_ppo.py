@@ -56,11 +56,11 @@ CURVE_SEED = 2_000_000
 #: potential's scale, 0 for the env's reward alone; ``lr_final``: the learning rate falls linearly
 #: from ``learning_rate`` to it over the CPU budget, None for a constant rate)
 PRESETS: dict[str, dict[str, Any]] = {
-    "clans": {"game": "clans", "scenario": "2-players", "cpu_minutes": 25.0, "every": 10_000,
-              "envs": 4, "net": [256, 256], "n_steps": 512, "batch_size": 256, "n_epochs": 4, "ent_coef": 0.01,
-              "learning_rate": 3e-4, "lr_final": None, "gamma": 0.99,
+    "clans": {"game": "clans", "scenario": "2-players", "cpu_minutes": 15.0, "every": 65_536,
+              "envs": 4, "net": [256, 256], "n_steps": 1024, "batch_size": 1024, "n_epochs": 4, "ent_coef": 0.01,
+              "learning_rate": 3e-4, "lr_final": 3e-5, "gamma": 0.99,
               "gae_lambda": 0.95, "max_episode_steps": 500, "slots": None, "factor": False, "shaping": 0.0},
-    "skirmish": {"game": "cc-samurai", "scenario": None, "cpu_minutes": 30.0, "every": 65_536,
+    "skirmish": {"game": "cc-samurai", "scenario": None, "cpu_minutes": 6.0, "every": 32_768,
                  "envs": 8, "net": [128, 128], "n_steps": 1024, "batch_size": 512, "n_epochs": 4,
                  "ent_coef": 0.01, "learning_rate": 3e-4, "lr_final": 3e-5, "gamma": 0.99, "gae_lambda": 0.95,
                  "max_episode_steps": 20_000, "slots": 2048, "factor": True, "shaping": 0.5},
@@ -363,8 +363,6 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     cfg = dict(PRESETS[args.preset])
-    if args.envs is None:
-        args.envs = cfg["envs"]
     for kv in args.set:
         key, sep, val = kv.partition("=")
         if not sep or key not in cfg or key in ("game", "scenario"):
@@ -374,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
             cfg[key] = json.loads(val)
         except json.JSONDecodeError:
             ap.error(f"--set {kv}: {val!r} is not a JSON value")
+    if args.envs is None:  # after --set: --set envs=N counts
+        args.envs = cfg["envs"]
     budget = 60 * (args.cpu_minutes if args.cpu_minutes is not None else cfg["cpu_minutes"])
     every = args.every or cfg["every"]
     out = Path(args.out or Path(__file__).resolve().parent.parent / "docs" / "rl" / f"{args.preset}-{args.opponent}")
@@ -421,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     record: dict[str, Any] = {
         "preset": args.preset, "game": game, "scenario": scenario, "opponent": args.opponent, "seat": 0,
         "skip_single": True, "algorithm": "sb3_contrib.MaskablePPO", "settings": cfg, "envs": args.envs,
-        "train_seed": args.seed, "curve_games": args.curve_games, "target": target,
+        "train_seed": args.seed, "curve_games": args.curve_games, "target": target, "cpu_budget_s": budget,
         "commit": _commit(), "python": platform.python_version(), "torch": torch.__version__,
         "torch_threads": torch.get_num_threads(), "curve": [], "evaluation": None,
     }
