@@ -68,3 +68,122 @@ def test_the_wrapper_does_not_import_torch():
     code = (f"import runpy, sys; runpy.run_path({str(EXAMPLE)!r}, run_name='probe'); "
             "assert 'torch' not in sys.modules, 'torch imported'")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_action_slots_number_the_legal_actions_and_play_them():
+    slots = ex.ActionSlots(4096)
+    env = ex.make_env("cc-samurai", None, "random", slots=slots)
+    twin = ex.make_env("cc-samurai", None, "random", slots=slots)  # shares the table
+    plain = ex.make_env("cc-samurai", None, "random")
+    assert env.action_space.n == 4096 and plain.action_space.n > 30_000
+    obs, info = env.reset(seed=11)
+    pobs, pinfo = plain.reset(seed=11)
+    twin.reset(seed=12)
+    for _ in range(40):
+        mask = env.action_masks()
+        assert mask.shape == (4096,)
+        legal = np.flatnonzero(mask).tolist()
+        # every legal slot stands for a legal env action, and the other way round
+        assert sorted(slots.action[k] for k in legal) == sorted(pinfo["legal_ints"])
+        k = legal[len(legal) // 2]
+        obs, r, term, trunc, info = env.step(k)
+        pobs, pr, pterm, ptrunc, pinfo = plain.step(slots.action[k])  # the same game, step by step
+        assert np.array_equal(obs, pobs) and (r, term) == (pr, pterm)
+        if term:
+            break
+    assert all(slots.slot[a] == k for k, a in enumerate(slots.action))
+    before = len(slots.action)
+    twin_legal = np.flatnonzero(twin.action_masks()).tolist()
+    assert max(twin_legal) < len(slots.action) and len(slots.action) == before
+
+
+def test_action_slots_full_is_a_clear_error():
+    slots = ex.ActionSlots(3)
+    env = ex.make_env("cc-samurai", None, "random", slots=slots)
+    with pytest.raises(RuntimeError, match="all 3 are taken and action .* is new: raise the preset"):
+        for s in range(5):
+            env.reset(seed=s)
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+    with pytest.raises(ValueError, match="at least 2"):
+        ex.ActionSlots(1)
+
+
+def test_banner_shaping_is_potential_based_and_scoring_ignores_it():
+    """With gamma = 1 the shaping rewards of a whole game add up to nothing (no banners at the
+    start, a potential of 0 once the game is over): the shaped return is the game's reward."""
+    env = ex.make_env("cc-samurai", None, "random", shaping=0.5, gamma=1.0)
+    plain = ex.make_env("cc-samurai", None, "random")
+    obs, _ = env.reset(seed=3)
+    plain.reset(seed=3)
+    total, shaped_steps, final = 0.0, 0, None
+    for _ in range(20_000):
+        a = int(np.flatnonzero(env.action_masks())[0])
+        obs, r, term, trunc, info = env.step(a)
+        _, pr, pterm, _, _ = plain.step(a)
+        assert info["env_reward"] == pr and term == pterm
+        total += r
+        shaped_steps += r != pr
+        if term:
+            final = pr
+            break
+    assert final in (-1.0, 1.0)
+    assert shaped_steps > 0  # banners changed hands during the game
+    assert total == pytest.approx(final)
+    first = lambda obs, mask: int(np.flatnonzero(mask)[0])  # noqa: E731
+    assert ex.play(env, first, range(3, 4)) == ex.play(plain, first, range(3, 4))
+
+
+def test_shaping_a_game_without_a_potential_is_refused():
+    with pytest.raises(ValueError, match="no potential for the game 'clans'"):
+        ex.make_env("clans", "2-players", "random", shaping=0.5)
+
+
+def test_factor_chooses_an_action_in_two_steps_and_plays_the_same_game():
+    """Two learner steps make one action (``move E5`` then ``F6``); the game is the same as
+    playing that action's integer in the plain env, and the second step's observation names the
+    prefix chosen."""
+    slots = ex.ActionSlots(2048)
+    env = ex.make_env("cc-samurai", None, "random", slots=slots, factor=True)
+    plain = ex.make_env("cc-samurai", None, "random")
+    n = plain.observation_space.shape[0]
+    assert env.observation_space.shape == (n + 2048,)
+    obs, _ = env.reset(seed=21)
+    pobs, pinfo = plain.reset(seed=21)
+    rng = np.random.default_rng(0)
+    halves = wholes = 0
+    for _ in range(300):
+        legal_env = plain.unwrapped.match.legal()
+        mask = env.action_masks()
+        keys = [str(slots.action[k]) for k in np.flatnonzero(mask)]
+        if keys[0].startswith("2 "):  # one prefix only: straight to the last word
+            assert len({a.rsplit(" ", 1)[0] for a in legal_env}) == 1
+        else:
+            # first step: the one-word actions and the prefixes of the others, each once
+            want = {("1 " + a) if " " not in a else ("1 " + a.rsplit(" ", 1)[0] + " _") for a in legal_env}
+            assert sorted(keys) == sorted(want)
+        k = int(rng.choice(np.flatnonzero(mask)))
+        key = str(slots.action[k])
+        obs, r, term, trunc, info = env.step(k)
+        if info.get("half"):
+            halves += 1
+            prefix = key[2:-2]
+            assert obs[:n].tolist() == pobs.tolist() and obs[n + k] == 1 and obs[n:].sum() == 1
+            second = [str(slots.action[j]) for j in np.flatnonzero(env.action_masks())]
+            assert sorted(second) == sorted("2 " + a.rsplit(" ", 1)[1] for a in legal_env
+                                            if a.rsplit(" ", 1)[0] == prefix)
+            j = int(rng.choice(np.flatnonzero(env.action_masks())))
+            action = prefix + " " + str(slots.action[j])[2:]
+            obs, r, term, trunc, info = env.step(j)
+        elif key.startswith("2 "):
+            action = legal_env[0].rsplit(" ", 1)[0] + " " + key[2:]
+        else:
+            wholes += 1
+            action = key[2:] if not key.endswith(" _") else next(a for a in legal_env if a.startswith(key[2:-2] + " "))
+        assert action in legal_env
+        pobs, pr, pterm, _, pinfo = plain.step(plain.unwrapped.match.index.index(action))
+        assert obs[:n].tolist() == pobs.tolist() and (r, term) == (pr, pterm) and obs[n:].sum() == 0
+        if term:
+            break
+    assert halves > 0 and wholes > 0
+    with pytest.raises(ValueError, match="factor: needs action slots"):
+        ex.make_env("cc-samurai", None, "random", factor=True)
