@@ -222,7 +222,7 @@ def test_the_ai_turn_is_played_out_on_the_board(browser: Any, server: Server) ->
                             glides.setdefault(m["key"], set()).add((round(m["x"]), round(m["y"])))
                     assert any(len(p) >= 2 for p in glides.values()), "no piece was seen between two positions"
                     checked_attack_turns += 1
-                    if checked_attack_turns >= 4 and shots >= 2:
+                    if checked_attack_turns >= 2 and shots >= 2:
                         break
         if a.startswith("play "):
             interrupted = False  # Red's turn: Blue's next turn is watched afresh
@@ -283,12 +283,13 @@ def test_a_persons_turn_arriving_live_and_the_replay_show_every_attacks_dice(bro
                                    "document.body.dataset.yourTurn === 'true'", timeout=60000)
             log = api(server, f"/api/games/{gid}", red)["log"]
             blue_rolls = attack_rolls(log, 0, v["version"] + 1, by="Blue")
-            if len(blue_rolls) >= 4:
-                break
+            combats = {e["at"] for e in log if e["kind"] == "combat"}
+            if len(blue_rolls) >= 2 and any(r[0] not in combats for r in blue_rolls):
+                break  # two of Blue's rolls, one of them declared a step before (the case of issue 30)
         a = forward(actions, v["observation"], ordered[mover], mover)
         ordered[mover] = 0 if a.startswith("play ") else ordered[mover] + a.startswith("order ")
         api(server, f"/api/games/{gid}/actions", red if mover == 0 else blue, {"action": a, "at": v["version"]})
-    assert len(blue_rolls) >= 4, "Blue did not attack four times"
+    assert len(blue_rolls) >= 2, "Blue did not attack twice"
     shown = page.evaluate("window.__kassenShown")
     bad = dice_not_shown(blue_rolls, shown, 500)  # 1.3 s at the normal pace, 0.52 s at the fast one
     assert not bad, "\n".join(bad)
