@@ -900,7 +900,6 @@ class GameService:
         next action schedules the AI afresh (one chain of AI work per game, never two)."""
         with live.lock:
             state, version = live.state, live.version
-            actions = tuple(live.stored.actions[:version])
             mover = state.to_move()
             if self.closed or mover is None or not self._machine_to_move(live):
                 live.ai_running = False
@@ -918,6 +917,8 @@ class GameService:
             if isinstance(player, RemoteSeat):  # outside the lock: may take a while
                 assert self.thinkers is not None
                 s = live.stored
+                with live.lock:  # the record up to the state decided for (an undo meanwhile: decided again below)
+                    actions = tuple(s.actions[:version])
                 action, player.explanation, spent = self.thinkers.ask(Question(
                     s.id, s.ruleset, s.scenario, s.seed, tuple(sorted(s.options.items())), actions, mover,
                     player.kind, player.seed))
