@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from kassen import __version__
 from kassen.cli.main import app
 from kassen.cli.tui import run_tui
+from kassen.rulesets.cc_samurai import honor
 from tests.cli.test_saves import keyboard
 
 runner = CliRunner()
@@ -164,10 +165,10 @@ def test_texts_speak_plainly() -> None:
     s = load_game("cc-samurai").new_state(None, 1).clone()  # type: ignore[attr-defined]
     s._ev = []
     s.pool = 0
-    s.gain_honor(0, 2, "a test")
+    honor.gain_honor(s, 0, 2, "a test")
     assert s._ev[-1].text == "Red gains no Honor & Fortune: the pool is empty (a test)"
     s.pool = 1
-    s.gain_honor(0, 2, "a test")
+    honor.gain_honor(s, 0, 2, "a test")
     assert s._ev[-1].text == "Red gains 1 Honor & Fortune (all the pool had left, of 2): a test"
     with pytest.raises(FormatError, match="field 'seed' is missing or not an integer"):
         GameRecord.from_json({"format": "kassen-game/1", "ruleset": "cc-samurai", "rules_version": "1",

@@ -3,7 +3,9 @@ index) and what is memoised for the process (order slots) never changes a legal-
 list: a state rebuilt from its JSON, with every cache empty, lists the same actions."""
 
 from kassen.ai.players import RandomPlayer
+from kassen.rulesets.cc_samurai import battle, orders
 from kassen.rulesets.cc_samurai.common import _FITS, _VECTORS
+from kassen.rulesets.cc_samurai.state import TASK_HANDLERS
 from kassen.rulesets.registry import load_game
 
 
@@ -31,7 +33,7 @@ def test_the_task_machine_dispatches_each_kind_to_its_handlers():
     game = load_game("cc-samurai")
     state = game.new_state(None, 0)
     kind = state.stack[-1]["t"]
-    legal, act, _auto = type(state)._handlers(kind)
+    legal, act, _auto = TASK_HANDLERS[kind]
     assert legal is not None and act is not None
     assert legal(state, state.stack[-1]) == state.legal_actions()
 
@@ -62,12 +64,12 @@ def test_order_eligibility_kept_per_card_play_equals_the_computation_from_scratc
             if task["t"] != "order":
                 continue
             seat = task["seat"]
-            scratch = state._order_actions_scratch(seat)
-            assert state._order_actions(seat) == scratch
+            scratch = orders._order_actions_scratch(state, seat)
+            assert orders._order_actions(state, seat) == scratch
             assert state._oc is not None and state._oc.spec is state.ti["spec"]
             # a state rebuilt from JSON has no cache: it builds one and agrees too
             fresh = game.state_from_json(state.to_json())
-            assert fresh._oc is None and fresh._order_actions(seat) == scratch
+            assert fresh._oc is None and orders._order_actions(fresh, seat) == scratch
             seen_modes.add(state.ti["spec"]["mode"])
             checked += 1
     assert checked > 300 and len(seen_modes) >= 2
@@ -93,18 +95,18 @@ def _ranged_targets_by_scan(state, h):
     """Ranged targets the plain way: every hex within range, in board order."""
     u = state.units[h]
     ut = state.ut(u)
-    if not ut.ranged or state.ter(h).cap_on("ranged", ut.cavalry) == 0 or state.turn_effect(u) == "charge":
+    if not ut.ranged or state.ter(h).cap_on("ranged", ut.cavalry) == 0 or orders.turn_effect(state, u) == "charge":
         return []
     if any(n in state.units and state.units[n].side != u.side for n in state.b.neighbours(h)):
         return []
     out = []
     for n in state.b.within(h, ut.max_range):
         d = state.b.distance(h, n)
-        if d < 2 or d not in ut.ranged or not state.enemy_at(n, u.side):
+        if d < 2 or d not in ut.ranged or not orders.enemy_at(state, n, u.side):
             continue
         if n in state.units and state.ut(state.units[n]).bodyguard:
             continue
-        if state.ter(n).cap_into("ranged", ut.cavalry) != 0 and state.line_of_sight(h, n):
+        if state.ter(n).cap_into("ranged", ut.cavalry) != 0 and battle.line_of_sight(state, h, n):
             out.append(n)
     return out
 

@@ -57,12 +57,17 @@ def test_one_record_per_kind_and_a_kind_per_record() -> None:
 
 
 def test_every_kind_the_dispatcher_knows_has_its_record_and_handlers() -> None:
-    # the kinds with handlers on the state, and those of the one dispatch table
-    handled = {m.group(2) for name in dir(CCState) if (m := re.fullmatch(r"_(legal|act|auto)_(\w+)", name))}
+    # the kinds with handlers in the rule modules, and those of the one dispatch table
+    handled = {m.group(2) for mod in state_module.RULE_MODULES for name in dir(mod)
+               if (m := re.fullmatch(r"_(legal|act|auto)_(\w+)", name))}
     assert handled == set(RECORDS) == set(state_module.TASK_HANDLERS)
     for kind in RECORDS:  # every kind is a decision: its legal actions and how to apply one
         legal, act, auto = state_module.TASK_HANDLERS[kind]
-        assert (legal, act, auto) == CCState._handlers(kind), kind
+        assert legal is not None and act is not None, kind
+        assert legal.__name__ == f"_legal_{kind}" and act.__name__ == f"_act_{kind}", kind
+        assert auto is None or auto.__name__ == f"_auto_{kind}", kind
+    # no rule handler is left on the state class itself
+    assert not [n for n in dir(CCState) if re.fullmatch(r"_(legal|act|auto)_\w+", n)]
     # the state's three dispatches read nothing but the table (no kind dispatched by hand)
     state_src = (SRC / "state.py").read_text()
     assert not re.findall(r'\bt == "(\w+)"', state_src)
@@ -70,12 +75,18 @@ def test_every_kind_the_dispatcher_knows_has_its_record_and_handlers() -> None:
 
 def test_a_task_kind_without_its_handlers_stops_the_table() -> None:
     with pytest.raises(TypeError, match="'siege' has no _legal_siege or _act_siege handler"):
-        state_module.task_handlers(CCState, (*tasks.KINDS, "siege"))
+        state_module.task_handlers(state_module.RULE_MODULES, (*tasks.KINDS, "siege"))
+
+
+def test_a_task_kind_handled_in_two_modules_stops_the_table() -> None:
+    from kassen.rulesets.cc_samurai import battle, turn
+    with pytest.raises(TypeError, match="'play' has its _legal_ handler in two modules"):
+        state_module.task_handlers((turn, battle, turn), tasks.KINDS)
 
 
 def test_the_kinds_without_automatic_steps_are_decisions_advance_stops_on() -> None:
     """``play``, ``turncoat`` and ``pick`` have no ``_auto_`` handler: ``advance`` stops on them."""
-    table = state_module.task_handlers(CCState, tasks.KINDS)
+    table = state_module.task_handlers(state_module.RULE_MODULES, tasks.KINDS)
     assert {k for k, h in table.items() if h[2] is None} == {"play", "turncoat", "pick"}
     s = load_game("cc-samurai").new_state(None, 0)
     assert s.stack[-1]["t"] == "play"

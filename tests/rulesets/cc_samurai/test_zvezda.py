@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from kassen.engine.errors import FormatError
+from kassen.rulesets.cc_samurai import honor
 from kassen.rulesets.cc_samurai.data import load_tables
 from kassen.rulesets.cc_samurai.state import POOL_TOTAL
 from kassen.rulesets.registry import load_game
@@ -259,7 +260,7 @@ def test_zvezda_lack_of_honor_from_dragon_card_play_dice(game):
         [blue]
         pieces = [{ at = "F7", unit = "ASp" }]
     """, game=game)
-    assert s.loh_dice(3) == (7 if game is GAME else 4)
+    assert honor.loh_dice(s, 3) == (7 if game is GAME else 4)
 
 
 # ----------------------------------------------------------------- inspiration

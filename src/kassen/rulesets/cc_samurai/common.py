@@ -154,13 +154,10 @@ def _new_turn_info() -> JSON:
 
 @trait
 class CCStateData:
-    """The data of a moment of play, declared once for the state and every rules mixin
-    (the values are set by ``CCState.__init__``, ``clone`` and ``from_json``).
-
-    Each rules module holds one mixin, ``@trait class XRules(CCStateData)``, whose methods
-    type ``self`` as the whole :class:`~kassen.rulesets.cc_samurai.state.CCState` (native
-    attribute reads and calls in the compiled build; docs/engine.md, "Why not stacked
-    mixins"); the state's data and the task machine are in state.py."""
+    """The data of a moment of play, declared once (the values are set by ``CCState.__init__``,
+    ``clone`` and ``from_json``). The rules modules are functions of the whole
+    :class:`~kassen.rulesets.cc_samurai.state.CCState` (``s: CCState``: native attribute reads
+    and calls in the compiled build; docs/engine.md, "Rules as functions of the state")."""
 
     game: Game
     t: Tables

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from kassen.engine.dice import FACE_OF, Face
 from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
+from kassen.rulesets.cc_samurai import cards, honor, orders, victory
 from kassen.rulesets.cc_samurai.combat import score_faces
 from kassen.rulesets.cc_samurai.common import as_json
 from kassen.rulesets.cc_samurai.tasks import (
@@ -179,7 +180,7 @@ def _targets(s: CCState, seat: int, slug: str, kind: str, cx: WindowTask | None)
         return ["extra", *(sec for sec in ("left", "center", "right") if own != {sec})]
     if kind == "mover":
         return [s.name(h) for key in s.ti["orders"] if key[0] == "u" and key not in s.ti["moved"]
-                and (h := s.key_hex(key)) is not None and s.move_limits(s.units[h])[0] > 0]
+                and (h := orders.key_hex(s, key)) is not None and s.move_limits(s.units[h])[0] > 0]
     assert cx is not None and cx["t"] == "combat"
     ah = s.b.parse(cx["att"])
     dh = s.b.parse(cx["tgt"])
@@ -296,7 +297,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: WindowTas
         _effect(s, seat, slug)
     elif slug == "white-dragon":
         s.command[seat] += 1
-        cid = s.draw_command(seat)
+        cid = cards.draw_command(s, seat)
         if cid is not None:
             s.hands[seat].append(cid)
             s.say_private(seat, "draw", f"{s.side_name(seat)} draws {s.card_name(cid)}",
@@ -306,20 +307,20 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: WindowTas
         faces = s.roll(len(s.hands[seat]))
         s.say("roll", f"Tea Ceremony: {len(faces)} dice: {', '.join(f.label for f in faces)}",
               faces=[f.value for f in faces], dice=len(faces))
-        s.gain_honor(seat, sum(1 for f in faces if f.is_unit_symbol), "Tea Ceremony")
+        honor.gain_honor(s, seat, sum(1 for f in faces if f.is_unit_symbol), "Tea Ceremony")
     elif slug == "rice-famine":
         faces = s.roll(len(s.hands[enemy]))
         s.say("roll", f"Rice Famine: {len(faces)} dice: {', '.join(f.label for f in faces)}",
               faces=[f.value for f in faces], dice=len(faces))
-        short = s.lose_honor(enemy, sum(1 for f in faces if f.is_unit_symbol), "Rice Famine")
+        short = honor.lose_honor(s, enemy, sum(1 for f in faces if f.is_unit_symbol), "Rice Famine")
         if short:
-            push_dragon_loh(s, enemy, s.loh_dice(short), "Lack of Honor from a Dragon card")
+            push_dragon_loh(s, enemy, honor.loh_dice(s, short), "Lack of Honor from a Dragon card")
     elif slug == "ninja-assassin":
         assert target is not None
         faces = s.roll(1)
         s.say("roll", f"Ninja Assassin: {faces[0].label}", faces=[faces[0].value], dice=1)
         if faces[0] == Face.SWORDS:
-            s.remove_leader(target, "killed", seat)
+            victory.remove_leader(s, target, "killed", seat)
     elif slug == "physician":
         assert target is not None
         u = s.units[target]
@@ -338,7 +339,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: WindowTas
             s.say("roll", f"Blue Dragon against the {s.unit_label(bu)} at {s.name(h)}: {face.label}",
                   faces=[face.value], dice=1)
             if face.value == s.ut(bu).symbol:
-                s.hit_unit(h, 1, seat, "Blue Dragon")
+                victory.hit_unit(s, h, 1, seat, "Blue Dragon")
                 if s._result is not None:
                     return
     elif slug == "red-dragon":
@@ -398,9 +399,9 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: WindowTas
         assert cx is not None and cx["t"] == "combat"
         s.strike_first(cx, 1)
     elif slug == "hollow-victory":
-        short = s.lose_honor(enemy, 2, "Hollow Victory")
+        short = honor.lose_honor(s, enemy, 2, "Hollow Victory")
         if short:
-            push_dragon_loh(s, enemy, s.loh_dice(short), "Lack of Honor from a Dragon card")
+            push_dragon_loh(s, enemy, honor.loh_dice(s, short), "Lack of Honor from a Dragon card")
     elif slug == "legendary-combat":
         assert cx is not None and cx["t"] == "combat"
         _effect(s, seat, slug, uid=cx["att_uid"])
@@ -479,7 +480,7 @@ def flag_rule(s: CCState, cx: CombatTask, side: int, uid: str) -> str | None:
 def push_dragon_loh(s: CCState, side: int, dice: int, why: str) -> None:
     """Lack of Honor from Dragon Card Play: each unit symbol costs a block of a unit of the owner's choice."""
     faces = s.roll(dice)
-    s.say("lack_of_honor", f"{why}: {s.side_name(side)} {s.loh_roller_text(side, dice)}: "
+    s.say("lack_of_honor", f"{why}: {s.side_name(side)} {honor.loh_roller_text(s, side, dice)}: "
           f"{', '.join(f.label for f in faces)}",
           side=side, faces=[f.value for f in faces])
     symbols = [f.value for f in faces if f.is_unit_symbol]
@@ -538,15 +539,15 @@ def _personal_challenge(s: CCState, seat: int, cx: CombatTask) -> None:
         s.say("roll", f"Personal Challenge: {s.side_name(side)} rolls {dice[side]} dice: "
               f"{', '.join(f.label for f in faces)}", faces=[f.value for f in faces], dice=dice[side])
         swords[side] = faces.count(Face.SWORDS)
-        honor = faces.count(Face.HONOR)
-        if honor:
-            s.gain_honor(side, honor, "Personal Challenge")
+        honors = faces.count(Face.HONOR)
+        if honors:
+            honor.gain_honor(s, side, honors, "Personal Challenge")
     if swords[0] == swords[1]:
         s.say("challenge", "The challenge ends in a tie: both Leaders live")
         return
     loser = 0 if swords[0] < swords[1] else 1
     h = leaders[loser]
-    s.remove_leader(h, "challenge", None)
+    victory.remove_leader(s, h, "challenge", None)
     s.say("challenge", f"The {s.side_name(loser)} Leader at {s.name(h)} falls in the challenge (no Victory Banner)")
     if s.hands[loser]:
         cid = s.hands[loser].pop(s.own_rng().randbelow(len(s.hands[loser])))

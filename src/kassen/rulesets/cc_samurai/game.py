@@ -8,7 +8,7 @@ from typing import Any
 from kassen.engine.errors import FormatError
 from kassen.engine.protocol import Game
 from kassen.engine.rng import Rng
-from kassen.rulesets.cc_samurai import dragons
+from kassen.rulesets.cc_samurai import dragons, turn
 from kassen.rulesets.cc_samurai.board import Leader, Unit, board
 from kassen.rulesets.cc_samurai.data import Tables, load_tables
 from kassen.rulesets.cc_samurai.scenario import (
@@ -163,7 +163,7 @@ class CCSamuraiGame(Game):
                 s.dr_deck = s.dr_deck + list(reversed(top))
             for side_name, slug in pos.last_played.items():
                 s.last_played[0 if side_name == "red" else 1] = slug
-        s.begin_game()
+        turn.begin_game(s)
         return s
 
     def state_from_json(self, data: dict[str, Any]) -> CCState:

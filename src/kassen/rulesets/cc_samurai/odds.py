@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kassen.engine.errors import KassenError
+from kassen.rulesets.cc_samurai import close_ranged
 from kassen.rulesets.cc_samurai.combat import base_dice, dice_count, marginals, terrain_caps
 from kassen.rulesets.cc_samurai.data import load_tables
 
@@ -146,7 +147,7 @@ def action_odds(state: Any, action: str) -> dict[str, Any] | None:
     except (KeyError, ValueError, AttributeError):
         return None
     at, dt = s.ut(au), s.ut(du)
-    n = int(s.combat_dice(kind, ah, dh, False))
+    n = int(close_ranged.combat_dice(s, kind, ah, dh, False))
     m = marginals(n, at, dt, kind, 0)
     hits, flags = m.p(m.hits), m.p(m.flags)
     p_elim = m.p_at_least(m.hits, du.blocks)
@@ -170,7 +171,7 @@ def _lone_leader_odds(s: Any, action: str, kind: str, ah: Any, dh: Any) -> dict[
     words = action.split()
     au, ld = s.units[ah], s.leaders[dh]
     at = s.ut(au)
-    n = int(s.combat_dice(kind, ah, dh, False))
+    n = int(close_ranged.combat_dice(s, kind, ah, dh, False))
     blank = kind == "ranged" and not at.ranged_sword_hits and not s.t.rules.bow_hits_lone_leader
     p = 0.0 if blank else 1.0 - (5 / 6) ** n
     return {
@@ -209,14 +210,14 @@ def _pending_odds(s: Any, action: str) -> dict[str, Any] | None:
             back_from = s.b.parse(words[1]) if len(words) > 1 else ah
             if dh not in s.units or back_from not in s.units:
                 return None
-            n = int(s.combat_dice("close", dh, back_from, False))
+            n = int(close_ranged.combat_dice(s, "close", dh, back_from, False))
             who = "your battle back" if words[0] == "battle-back" else "your First Strike"
             return _odds_dict(s, action, "close", dh, back_from, n, 0, f"{who}, before Leader inspiration and Dragon cards")
         if dh not in s.units or ah not in s.units:
             return None
-        atts = s._present_attackers(cx)
+        atts = close_ranged._present_attackers(s, cx)
         inspired = list(cx.get("inspired", []))
-        n = sum(int(s.combat_dice(cx["kind"], h, dh, s.name(h) in inspired)) for h in atts)
+        n = sum(int(close_ranged.combat_dice(s, cx["kind"], h, dh, s.name(h) in inspired)) for h in atts)
         extra = 0
         if words[0] == "inspire":
             n += 1

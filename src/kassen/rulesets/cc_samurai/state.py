@@ -10,11 +10,13 @@ choice the rulebook leaves to a player is a pending decision with its own action
 Section names in comments and tests refer to the rulebook (seed 000).
 
 This module holds the data of a moment of play (``__init__``, ``clone``, JSON), the
-protocol methods and the few helpers every rule uses. The rules are mixins, one
-module per rulebook section (see docs/engine.md, "A ruleset laid out by its
-rulebook"): turn.py, orders.py, movement.py, battle.py, close_ranged.py,
-retreat.py, leaders.py, honor.py, victory.py, windows.py (Dragon card windows; the
-cards are in dragons.py), view.py. The task machine is kassen.engine.tasks.
+protocol methods and the few helpers every rule uses. The rules are functions of the
+state (``f(s: CCState, ...)``), one module per rulebook section (see docs/engine.md, "A
+ruleset laid out by its rulebook"): turn.py, orders.py, movement.py, battle.py,
+close_ranged.py, retreat.py, leaders.py, honor.py, victory.py, cards.py (the decks),
+windows.py (Dragon card windows; the cards are in dragons.py), view.py; the task kinds'
+handlers among them are found by name (``TASK_HANDLERS``). The task machine is
+kassen.engine.tasks.
 """
 
 from __future__ import annotations
@@ -30,9 +32,20 @@ from kassen.engine.hexgrid import Hex, HexBoard
 from kassen.engine.protocol import Result, State
 from kassen.engine.rng import Rng
 from kassen.engine.tasks import TaskMachine
-from kassen.rulesets.cc_samurai.battle import BattleRules
+from kassen.rulesets.cc_samurai import (
+    battle,
+    close_ranged,
+    honor,
+    leaders,
+    movement,
+    orders,
+    retreat,
+    turn,
+    victory,
+    view,
+    windows,
+)
 from kassen.rulesets.cc_samurai.board import HEXES, SIDE_NAMES, Leader, Unit, board
-from kassen.rulesets.cc_samurai.close_ranged import CombatSequence
 from kassen.rulesets.cc_samurai.common import (
     _DECISION_NAMES,
     _NAMES,
@@ -49,21 +62,14 @@ from kassen.rulesets.cc_samurai.common import (
     LEADER_NAME,
     NO_MOVES,
     POOL_TOTAL,
+    CCStateData,
     Dests,
     _copy,
     _new_turn_info,
 )
 from kassen.rulesets.cc_samurai.data import Tables, TerrainType, UnitType
-from kassen.rulesets.cc_samurai.honor import HonorRules
-from kassen.rulesets.cc_samurai.leaders import LeaderRules
-from kassen.rulesets.cc_samurai.movement import MovementRules
-from kassen.rulesets.cc_samurai.orders import OrderCache, OrderRules
-from kassen.rulesets.cc_samurai.retreat import RetreatRules
-from kassen.rulesets.cc_samurai.tasks import KINDS
-from kassen.rulesets.cc_samurai.turn import TurnRules
-from kassen.rulesets.cc_samurai.victory import VictoryRules
-from kassen.rulesets.cc_samurai.view import ViewRules
-from kassen.rulesets.cc_samurai.windows import DragonWindows
+from kassen.rulesets.cc_samurai.orders import OrderCache
+from kassen.rulesets.cc_samurai.tasks import KINDS, CombatTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.game import CCSamuraiGame
@@ -73,21 +79,7 @@ __all__ = ["CCState", "TASK_HANDLERS", "task_handlers", "COW_ALL", "COW_CARDS", 
 
 
 
-class CCState(
-    TurnRules,
-    VictoryRules,
-    OrderRules,
-    MovementRules,
-    BattleRules,
-    CombatSequence,
-    RetreatRules,
-    LeaderRules,
-    HonorRules,
-    DragonWindows,
-    ViewRules,
-    TaskMachine,
-    State,
-):
+class CCState(CCStateData, TaskMachine, State):
     """A moment of a C&C Samurai battle. Immutable from the outside."""
 
     # ------------------------------------------------------------------ setup
@@ -209,7 +201,7 @@ class CCState(
         s._mv = NO_MOVES
         s._mv_prev = mv = self._mv
         if mv:
-            s._prev_units, s._prev_leaders, s._prev_ctx = self.units, self.leaders, self._move_ctx()
+            s._prev_units, s._prev_leaders, s._prev_ctx = self.units, self.leaders, movement._move_ctx(self)
         else:
             s._prev_units, s._prev_leaders, s._prev_ctx = None, {}, None
         s._changed = None
@@ -373,7 +365,7 @@ class CCState(
             if not stack:
                 return
             if empty_tents and self.tents:
-                self._empty_tents()
+                victory._empty_tents(self)
                 if self._result is not None:
                     return
                 stack = self.stack
@@ -450,6 +442,67 @@ class CCState(
         """The Dragon cards played this turn and still in play (their ids). Read only."""
         dip: list[str] = self.ti["dragons_in_play"]
         return dip
+
+    def key_hex(self, key: str) -> Hex | None:
+        """Where the piece of order key ``key`` (``u:<uid>``, ``l:<lid>``) stands, None if gone."""
+        return orders.key_hex(self, key)
+
+    def can_battle(self, h: Hex) -> bool:
+        """True when the ordered unit at ``h`` may still battle this turn."""
+        return battle.can_battle(self, h)
+
+    def close_targets(self, h: Hex) -> list[Hex]:
+        """The hexes the unit at ``h`` may attack in close combat."""
+        return close_ranged.close_targets(self, h)
+
+    def ranged_targets(self, h: Hex) -> list[Hex]:
+        """The hexes the unit at ``h`` may fire at."""
+        return battle.ranged_targets(self, h)
+
+    def combat_dice(self, kind: str, ah: Hex, dh: Hex, inspired: bool) -> int:
+        """The dice the unit at ``ah`` rolls against ``dh`` (``kind``: ``close`` or ``ranged``)."""
+        return close_ranged.combat_dice(self, kind, ah, dh, inspired)
+
+    def pending_json(self) -> JSON | None:
+        """The decision pending as the observation shows it (None when the stack is empty)."""
+        return view.pending_json(self)
+
+    # -------------------------------------------------- the protocol, in view.py
+    def observation(self, seat: int | None) -> JSON:
+        return view.observation(self, seat)
+
+    def secrets(self, seat: int | None) -> set[str]:
+        return view.secrets(self, seat)
+
+    def determinize(self, seat: int, rng: Rng) -> CCState:
+        return view.determinize(self, seat, rng)
+
+    def heuristic(self, seat: int) -> float:
+        return view.heuristic(self, seat)
+
+    def heuristics(self) -> tuple[float, float]:
+        return view.heuristics(self)
+
+    def prompt(self) -> str:
+        return view.prompt(self)
+
+    def action_odds(self, action: str) -> JSON | None:
+        return view.action_odds(self, action)
+
+    # ------------------------------------- rules the Dragon cards reach (dragons.py)
+    # dragons.py is imported by the rules modules whose windows it opens, so it reaches these
+    # four, in modules above it, through the state (the modules' imports run one way)
+    def _can_battle_back(self, dh: Hex, ah: Hex) -> bool:
+        return close_ranged._can_battle_back(self, dh, ah)
+
+    def strike_first(self, cx: CombatTask, extra_dice: int) -> None:
+        close_ranged.strike_first(self, cx, extra_dice)
+
+    def move_limits(self, u: Unit) -> tuple[int, int]:
+        return movement.move_limits(self, u)
+
+    def _set_card(self, side: int, cid: str) -> None:
+        turn._set_card(self, side, cid)
     # ----------------------------------------------------------------- basics
     def side_name(self, side: int) -> str:
         return self.game.seats[side]  # "Red", "Blue": the game's seat names
@@ -542,7 +595,7 @@ class CCState(
 
     def before_step(self) -> None:
         if self.tents and self.t.tent_removed_when_empty:
-            self._empty_tents()
+            victory._empty_tents(self)
 
     # -------------------------------------------------------- serialization
     def to_json(self) -> JSON:
@@ -630,22 +683,32 @@ class CCState(
         return s
 
     def __repr__(self) -> str:
-        return f"<CCState {self.scenario_id} turn {self.turn} {json.dumps(self.pending_json())}>"
+        return f"<CCState {self.scenario_id} turn {self.turn} {json.dumps(view.pending_json(self))}>"
 
 
 #: a kind's handlers: its legal actions, applying one of them, its automatic steps (None: none)
 Handlers = tuple[Callable[[CCState, JSON], list[str]], Callable[[CCState, JSON, str], None],
                  Callable[[CCState, JSON], bool] | None]
 
+#: the rules modules whose functions handle the task kinds (a kind's handlers are in one of them)
+RULE_MODULES: Final = (turn, victory, orders, movement, battle, close_ranged, retreat, leaders, honor, windows,
+                       view)
 
-def task_handlers(cls: type[CCState], kinds: tuple[str, ...]) -> dict[str, Handlers]:
-    """The dispatch table of ``cls``: each task kind of ``kinds`` (the records' kinds, tasks.KINDS)
-    to its methods ``_legal_<kind>``, ``_act_<kind>`` and ``_auto_<kind>`` (the task machine's
-    names, kassen.engine.tasks). A kind without its legal or act handler raises ``TypeError``
-    naming it: the state's module does not import."""
+
+def task_handlers(modules: tuple[Any, ...], kinds: tuple[str, ...]) -> dict[str, Handlers]:
+    """The dispatch table: each task kind of ``kinds`` (the records' kinds, tasks.KINDS) to the
+    functions ``_legal_<kind>``, ``_act_<kind>`` and ``_auto_<kind>`` of ``modules`` (the task
+    machine's names, kassen.engine.tasks). A kind without its legal or act handler, or with a
+    handler in two modules, raises ``TypeError`` naming it: the state's module does not import."""
     table: dict[str, Handlers] = {}
     for kind in kinds:
-        legal, act, auto = cls._handlers(kind)
+        found = []
+        for role in ("legal", "act", "auto"):
+            fns = [getattr(m, f"_{role}_{kind}") for m in modules if hasattr(m, f"_{role}_{kind}")]
+            if len(fns) > 1:
+                raise TypeError(f"C&C task kind {kind!r} has its _{role}_ handler in two modules")
+            found.append(fns[0] if fns else None)
+        legal, act, auto = found
         if legal is None or act is None:
             raise TypeError(f"C&C task kind {kind!r} has no _legal_{kind} or _act_{kind} handler")
         table[kind] = (legal, act, auto)
@@ -654,7 +717,7 @@ def task_handlers(cls: type[CCState], kinds: tuple[str, ...]) -> dict[str, Handl
 
 #: the one table from task kind to its handlers, derived from the task records' kinds; the state's
 #: three dispatches (``pending_actions``, ``run_action``, ``advance``) read its three columns
-TASK_HANDLERS: Final = task_handlers(CCState, KINDS)
+TASK_HANDLERS: Final = task_handlers(RULE_MODULES, KINDS)
 _LEGAL: Final = {k: h[0] for k, h in TASK_HANDLERS.items()}
 _ACT: Final = {k: h[1] for k, h in TASK_HANDLERS.items()}
 _AUTO: Final = {k: h[2] for k, h in TASK_HANDLERS.items() if h[2] is not None}
