@@ -80,6 +80,28 @@ def test_a_balance_check_reports_progress_then_the_lobby_s_figure_and_plot(tmp_p
         assert svc.ai_only_games() == 0  # its games no longer count
 
 
+def test_with_the_ai_in_child_processes_a_check_thinks_there_and_plays_the_same_series(tmp_path: Path) -> None:
+    """``kassen serve`` runs the AI in child processes (kassen.web.thinkers): a check's decisions are
+    made there, never in the server's interpreter, and the series is the one the threads play."""
+    figures = {}
+    for mode in ("threads", "processes"):
+        extra: dict[str, Any] = {"ai_processes": True, "ai_nice": 0} if mode == "processes" else {}
+        (tmp_path / mode).mkdir()
+        client, svc = client_of(tmp_path / mode, **extra)
+        with client:
+            r = client.post("/api/editor/balance", json={"text": CLOSE, "games": 4})
+            assert r.status_code == 202, r.text
+            last = poll(client, r.json()["id"])[-1]
+            assert last["state"] == "done", last
+            fig = last["figure"]
+            figures[mode] = (fig["win_rate"], fig["draws"], fig["unfinished"], fig["mean_turns"], fig["command"])
+            if mode == "processes":
+                assert svc.thinkers is not None and svc.thinkers.pids()  # a child was started and asked
+            else:
+                assert svc.thinkers is None
+    assert figures["processes"] == figures["threads"]
+
+
 def test_a_bad_design_or_bad_players_are_refused_and_nothing_starts(tmp_path: Path) -> None:
     client, svc = client_of(tmp_path)
     with client:

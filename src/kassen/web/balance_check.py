@@ -33,13 +33,14 @@ from kassen.engine.protocol import CHANCE, State, sample_chance
 from kassen.engine.rng import Rng
 from kassen.rulesets.registry import load_game
 from kassen.web.service import BackgroundWork, GameService, WebError
+from kassen.web.thinkers import Question, RemoteSeat, ThinkerLost
 
 log = logging.getLogger("kassen.web")
 
 #: games of one check played at once (each counts as a game between computer players). One:
-#: the AI workers are threads of the server's one process, so a second game would not make
-#: the check faster, only take more of the interpreter from the people's requests
-#: (docs/decisions.md, "The scenario editor")
+#: a check is never interactive and a second game would only take a second AI worker from
+#: people's games (docs/decisions.md, "The scenario editor"); with the AI in child processes
+#: (``kassen serve``), its decisions are made there, never in the server's interpreter
 AT_ONCE = 1
 #: the most games one check plays
 MAX_GAMES = 200
@@ -86,9 +87,15 @@ class CheckGame(BackgroundWork):
         order = tuple(job.players) if index % 2 == 0 else tuple(reversed(job.players))
         self.spec = GameSpec(job.game_id, job.scenario, order, job.seed + index, MAX_ACTIONS)
         self.state: State = load_game(job.game_id).new_state(job.scenario, self.spec.seed)
-        # seeded as kassen.ai.series.play_game seeds them: the same series as kassen balance's
-        self.players: list[Player] = [checks.svc.make_player(n, self.spec.seed * 7919 + i)
-                                      for i, n in enumerate(order)]
+        # seeded as kassen.ai.series.play_game seeds them: the same series as kassen balance's; with
+        # the server's AI in child processes (kassen.web.thinkers), the players live in a child too
+        seeds = [self.spec.seed * 7919 + i for i in range(len(order))]
+        self.thinkers = checks.svc.thinkers
+        self.players: list[Player | RemoteSeat] = (
+            [RemoteSeat(n, seed) for n, seed in zip(order, seeds, strict=True)] if self.thinkers is not None
+            else [checks.svc.make_player(n, seed) for n, seed in zip(order, seeds, strict=True)])
+        self.key = f"balance:{job.id}:{index}"  # the game's name to the children
+        self.history: list[str] = []
         self.watcher = GameWatcher()
         self.watcher(self.state)
         self.actions = 0
@@ -103,11 +110,22 @@ class CheckGame(BackgroundWork):
             return False
         seat = state.to_move()
         assert seat is not None
-        if seat == CHANCE:
+        player = None if seat == CHANCE else self.players[seat]
+        if player is None:
             action = sample_chance(state.chance_outcomes(), self.chance)
+        elif isinstance(player, RemoteSeat):
+            assert self.thinkers is not None
+            try:
+                action, _, spent = self.thinkers.ask(Question(
+                    self.key, self.job.game_id, self.job.scenario, self.spec.seed, (), tuple(self.history), seat,
+                    player.kind, player.seed))
+            except ThinkerLost:  # the child died (it is started again): the same decision, asked again
+                return not self.checks.svc.closed
+            self.work += spent
         else:
-            action = self.players[seat].choose(state, seat)
+            action = player.choose(state, seat)
         self.state = state.apply(action)
+        self.history.append(action)
         self.actions += 1
         self.watcher(self.state)
         if self.state.is_terminal() or self.actions >= self.spec.max_actions:
