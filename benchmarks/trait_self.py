@@ -1,8 +1,9 @@
-"""Why the C&C rule mixins keep ``self: CCState`` in the compiled build: one hot loop of
-attribute reads and method calls on ``self``, compiled by mypyc in two layouts of 13
-``@trait`` mixins (as many as ``CCState`` has): stacked (each trait subclasses the previous
-one, ``self`` typed as the trait, as An Honourable Victory! stacks its mixins) and flat
-(every trait on the data trait, ``self`` typed as the concrete class, as C&C does).
+"""Why the C&C rules are not trait mixins typed with the trait as ``self`` in the compiled
+build (they are functions of ``s: CCState`` since 2026-11-28; before, mixins typed
+``self: CCState``): one hot loop of attribute reads and method calls on ``self``, compiled by
+mypyc in two layouts of 13 ``@trait`` mixins: stacked (each trait subclasses the previous one,
+``self`` typed as the trait, as An Honourable Victory! stacks its mixins) and flat (every trait
+on the data trait, ``self`` typed as the concrete class, as C&C's mixins did).
 Prints the CPU seconds of each, alternating, and their ratio.
 
 Usage: ``python benchmarks/trait_self.py --mypyc PYTHON`` where ``PYTHON`` has mypy (mypyc)

@@ -50,7 +50,7 @@ ORDER_ACT_OF: tuple[str, ...] = tuple(ORDER_ACT[h] for h in HEXES)
 
 
 class OrderCache:
-    """Which pieces of ``side`` a card play may order (see ``OrderRules._order_cache``).
+    """Which pieces of ``side`` a card play may order (see ``_order_cache``).
 
     A plain class, not a NamedTuple: compiled, it is built natively (a NamedTuple's ``__new__``
     runs interpreted) and its fields are native reads."""
