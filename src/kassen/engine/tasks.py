@@ -87,9 +87,17 @@ class TaskMachine:
                                               getattr(cls, f"_auto_{kind}", None))
         return got
 
+    def to_move(self) -> int | None:
+        """The seat whose decision is on top (``task["seat"]``); None once the game is over
+        (``finished()``) or the stack is empty."""
+        if not self.stack or self.finished():
+            return None
+        seat: int = self.stack[-1]["seat"]
+        return seat
+
     def legal_actions(self) -> list[str]:
-        """The legal actions of the seat to move (a copy; none once the stack is empty)."""
-        return list(self.pending_actions()) if self.stack else []
+        """The legal actions of the seat to move (a copy; none once the game is over)."""
+        return list(self.pending_actions()) if self.stack and not self.finished() else []
 
     def fork(self) -> Self:
         """The copy ``apply`` runs the action on: nothing this state holds may change. Override."""

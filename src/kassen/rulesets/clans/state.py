@@ -132,10 +132,7 @@ class ClansState(ViewRules, State):
     def result(self) -> Result | None:
         return self._result
 
-    def legal_actions(self) -> list[str]:
-        if not self.stack:
-            return []
-        return list(self.pending_actions())
+    # legal_actions: the task machine's
 
     # apply: the task machine's (kassen.engine.tasks), on the copy-on-write fork, its automatic
     # steps those of Combat Resolution (``_run``)

@@ -135,19 +135,9 @@ class HVState(ViewRules, TaskMachine, State):
         self._legal = None
 
     # ------------------------------------------------------------ protocol
-    def to_move(self) -> int | None:
-        if self._result is not None or not self.stack:
-            return None
-        seat: int = self.stack[-1]["seat"]
-        return seat
-
+    # to_move and legal_actions: the task machine's (the stack is emptied when the battle ends)
     def result(self) -> Result | None:
         return self._result
-
-    def legal_actions(self) -> list[str]:
-        if self._result is not None or not self.stack:
-            return []
-        return list(self.pending_actions())
 
     # apply: the task machine's (kassen.engine.tasks); a step runs whole in its handler
     def fork(self) -> HVState:

@@ -155,10 +155,7 @@ class KenseiState(SetupRules, State):
         top = self.stack[-1]
         return int(top["seat"] if "seat" in top else self.data["mover"])
 
-    def legal_actions(self) -> list[str]:
-        if not self.stack:
-            return []
-        return list(self.pending_actions())
+    # legal_actions: the task machine's (finished() once the stack is empty)
 
     # apply: the task machine's (kassen.engine.tasks); collecting the events also saves the RNG
     def fork(self) -> KenseiState:
