@@ -1,6 +1,6 @@
 """The one ``apply`` (issue 32, item 2): every shipped ruleset's state applies an action by the
-same steps, ``kassen.engine.tasks.TaskMachine.apply`` (C&C Samurai's compiled state by its own
-native copy of them): normalise, check, fork, run, advance, collect the events."""
+same steps, ``kassen.engine.tasks.TaskMachine.apply`` (C&C Samurai's compiled state by a native
+copy of them over the same hooks): normalise, check, fork, run, advance, collect the events."""
 
 from __future__ import annotations
 

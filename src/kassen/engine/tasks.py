@@ -28,8 +28,7 @@ changes), then on a copy of the state (``fork()``): the action run
 (``run_action``), the automatic steps (``advance``), and the events the step
 produced collected (``collect_events``) into ``events``. A ruleset gives ``fork``
 and ``why_illegal`` and may override the steps; C&C Samurai's compiled state keeps
-its own copy of these steps in native code (``CCState.apply``), the same steps in
-the same order.
+a native copy of these steps over the same hooks (``CCState.apply``).
 
 >>> class Count(TaskMachine):
 ...     def __init__(self):

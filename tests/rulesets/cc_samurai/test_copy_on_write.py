@@ -59,7 +59,7 @@ def test_no_apply_changes_the_state_it_was_applied_to(game_id, scenario, seed):
 
 def test_a_fork_shares_until_written_and_then_owns_its_copy():
     state = load_game("cc-samurai").new_state(None, 1)
-    child = state._fork()
+    child = state.fork()
     assert child.hands is state.hands and child.units is state.units and child.honor is state.honor
     child.own_cards()
     child.own_pieces()
@@ -92,7 +92,7 @@ def test_clone_is_an_independent_copy():
 
 
 def test_a_fork_sets_every_attribute_of_its_parent():
-    """``_fork`` copies attribute by attribute (the compiled build has no ``__dict__``): an
+    """``fork`` copies attribute by attribute (the compiled build has no ``__dict__``): an
     attribute added to ``__init__`` but forgotten there would be missing from every child."""
     state = load_game("cc-samurai").new_state(None, 3)
     for _ in range(40):
@@ -104,4 +104,4 @@ def test_a_fork_sets_every_attribute_of_its_parent():
                            env={**os.environ, "KASSEN_PURE_PYTHON": "1"}, capture_output=True, text=True)
         assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
         return
-    assert set(vars(state._fork())) == set(vars(state))
+    assert set(vars(state.fork())) == set(vars(state))

@@ -27,7 +27,7 @@ def test_determinized_legal_actions_equal_a_fresh_generation(game_id: str, scena
         state.legal_actions()  # as a player asks before it looks ahead
         for look in (seat, 1 - seat):
             det = state.determinize(look, rng)
-            fresh = det._fork()  # the same data, no legal actions yet
+            fresh = det.fork()  # the same data, no legal actions yet
             assert fresh._legal is None
             if look == seat:
                 kept += det._legal is not None

@@ -177,6 +177,6 @@ def _act_battle(s: CCState, task: BattleTask, action: str) -> None:
     verb, a, d = action.split()
     atts = [s.b.parse(x) for x in a.split("+")]
     dh = s.b.parse(d)
-    ti = s.ti  # the turn info's lists are replaced, never changed in place (``_fork``)
+    ti = s.ti  # the turn info's lists are replaced, never changed in place (``fork``)
     ti["battled"] = [*ti["battled"], *(s.units[ah].uid for ah in atts)]
     close_ranged.start_combat(s, "close" if verb == "attack" else "ranged", atts[0], dh, "attack", swarm=atts[1:])

@@ -513,7 +513,7 @@ def _act_order(s: CCState, task: OrderTask, action: str) -> None:
     h = s.b.parse(parts[1])
     key = piece_key_at(s, h, len(parts) == 3)
     assert key is not None
-    s.ti["orders"] = [*s.ti["orders"], key]  # replaced, never changed in place (``_fork``)
+    s.ti["orders"] = [*s.ti["orders"], key]  # replaced, never changed in place (``fork``)
     where = s.name(h)
     # the line is written only when read: its parts, as ``_piece_label`` would word them
     if key[0] == "u":

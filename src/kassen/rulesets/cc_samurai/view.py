@@ -24,7 +24,7 @@ _NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {h: tuple(board().neighbours(h)) for h
 
 def determinize(st: CCState, seat: int, rng: Rng) -> CCState:
     """Resample everything ``seat`` cannot see: the other hand, deck orders, the RNG."""
-    s = st._fork()
+    s = st.fork()
     s.own_cards()
     s.own_stack()
     opp = 1 - seat
