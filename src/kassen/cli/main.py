@@ -447,8 +447,7 @@ def scenarios(
         for sid in g.scenarios():
             row: dict[str, Any] = {"game": gid, "id": sid, "name": sid, "year": None, "sides": list(g.seats),
                                    "first": None, "banners": None}
-            if spec.scenario_info is not None:
-                row.update(spec.scenario_info(g, sid))
+            row.update(spec.scenario_details(g, sid))
             rows.append(row)
     if as_json:
         sys.stdout.write(json.dumps(rows, indent=1) + "\n")

@@ -72,7 +72,8 @@ class RulesetSpec:
     - ``default``: the game of commands that are given none (exactly one spec);
     - ``default_players``: who plays when ``--players`` is not given;
     - ``scenario_info``: ``(game, scenario id) -> dict`` with ``name``, ``year``, ``sides``,
-      ``note``, ``first``, ``banners`` of a scenario (missing keys: unknown);
+      ``note``, ``first``, ``banners`` of a scenario (missing keys: unknown), or the hook naming
+      it, most often the game's own method (``"module:Game.scenario_summary"``);
     - ``web_view``: the page's view module (``static/views/<name>.js``); ``terminal_view``: the
       hook ``(observation, seat) -> renderable`` drawing it in the terminal (``None``: the hex
       board when the observation has one, else the observation itself);
@@ -101,7 +102,7 @@ class RulesetSpec:
     game: str | Callable[[], Game]
     default: bool = False
     default_players: str = "human,normal"
-    scenario_info: Callable[[Game, str], dict[str, Any]] | None = None
+    scenario_info: str | Callable[[Game, str], dict[str, Any]] | None = None
     web_view: str = "generic"
     terminal_view: str | None = None
     rules_tables: str | None = None
@@ -129,9 +130,18 @@ class RulesetSpec:
         """The scenario's name, year, sides, note, first seat and banners, as far as the game tells."""
         row: dict[str, Any] = {"id": sid, "name": sid, "year": None, "sides": list(game.seats), "note": "",
                                "first": None, "banners": None}
-        if self.scenario_info is not None:
-            row.update({k: v for k, v in self.scenario_info(game, sid).items() if k in row})
+        row.update({k: v for k, v in self.scenario_details(game, sid).items() if k in row})
         return row
+
+    def scenario_details(self, game: Game, sid: str) -> dict[str, Any]:
+        """What ``scenario_info`` tells of the scenario (``{}`` without one)."""
+        if self.scenario_info is None:
+            return {}
+        info = hook(self.scenario_info) if isinstance(self.scenario_info, str) else self.scenario_info
+        got = info(game, sid)
+        if not isinstance(got, dict):
+            raise KassenError(f"{self.id}: the spec's scenario_info gave {type(got).__name__}, not a dict")
+        return got
 
 
 def hook(ref: str) -> Any:

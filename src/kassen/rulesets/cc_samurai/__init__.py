@@ -8,17 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kassen.engine.protocol import Game
 from kassen.rulesets.registry import AISpec, EnvSpec, RulesetSpec
-
-
-def _scenario_info(game: Game, sid: str) -> dict[str, Any]:
-    from kassen.rulesets.cc_samurai.game import CCSamuraiGame
-
-    assert isinstance(game, CCSamuraiGame)
-    m = game.load_scenario(sid).scenario
-    return {"name": m.name, "year": m.year, "sides": [m.red_name, m.blue_name], "note": m.note,
-            "first": m.first, "banners": m.victory_banners}
 
 
 def _faces(text: str) -> list[Any]:
@@ -29,7 +19,7 @@ def _faces(text: str) -> list[Any]:
 
 
 _COMMON: dict[str, Any] = {
-    "scenario_info": _scenario_info,
+    "scenario_info": "kassen.rulesets.cc_samurai.game:CCSamuraiGame.scenario_summary",
     "web_view": "cc",
     "rules_tables": "kassen.cli.tables:cc_rules",
     "unit_odds": True,

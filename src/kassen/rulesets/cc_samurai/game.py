@@ -49,6 +49,12 @@ class CCSamuraiGame(Game):
     def default_scenario(self) -> str:
         return DEFAULT_SCENARIO
 
+    def scenario_summary(self, scenario: str) -> dict[str, Any]:
+        """The lobby's line of a scenario: name, year, sides, historical note, first side, banners."""
+        m = self.load_scenario(scenario).scenario
+        return {"name": m.name, "year": m.year, "sides": [m.red_name, m.blue_name], "note": m.note,
+                "first": m.first, "banners": m.victory_banners}
+
     def load_scenario(self, scenario: str | None) -> Scenario:
         """A built-in scenario id, or a path to a scenario/position file."""
         return self._scenario(scenario, False)

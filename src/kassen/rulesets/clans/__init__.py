@@ -6,25 +6,14 @@ and ``docs/rulings.md`` for the rulings.
 
 from __future__ import annotations
 
-from typing import Any
-
-from kassen.engine.protocol import Game
 from kassen.rulesets.registry import AISpec, EnvSpec, RulesetSpec, dice_words
-
-
-def _scenario_info(game: Game, sid: str) -> dict[str, Any]:
-    from kassen.rulesets.clans.game import ClansGame
-
-    assert isinstance(game, ClansGame)
-    return game.scenario_summary(sid)
-
 
 SPECS = (
     RulesetSpec(
         id="clans",
         description="The clan card game: 2-4 clans, Battlefield tiles, secret Army cards",
         game="kassen.rulesets.clans.game:ClansGame",
-        scenario_info=_scenario_info,
+        scenario_info="kassen.rulesets.clans.game:ClansGame.scenario_summary",
         web_view="clans",
         terminal_view="kassen.cli.render_clans:render",
         rules_tables="kassen.cli.tables:clans_rules",

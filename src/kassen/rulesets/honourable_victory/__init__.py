@@ -43,25 +43,14 @@ Reactions (the other side, during a movement phase)
 
 from __future__ import annotations
 
-from typing import Any
-
-from kassen.engine.protocol import Game
 from kassen.rulesets.registry import AISpec, EnvSpec, RulesetSpec, dice_words
-
-
-def _scenario_info(game: Game, sid: str) -> dict[str, Any]:
-    from kassen.rulesets.honourable_victory.game import HonourableVictoryGame
-
-    assert isinstance(game, HonourableVictoryGame)
-    return game.scenario_summary(sid)
-
 
 SPECS = (
     RulesetSpec(
         id="honourable-victory",
         description="An Honourable Victory! (zone-based miniatures rules)",
         game="kassen.rulesets.honourable_victory.game:HonourableVictoryGame",
-        scenario_info=_scenario_info,
+        scenario_info="kassen.rulesets.honourable_victory.game:HonourableVictoryGame.scenario_summary",
         web_view="hv",
         terminal_view="kassen.cli.render_hv:render",
         rules_tables="kassen.cli.tables:hv_rules",

@@ -9,15 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kassen.engine.protocol import Game
 from kassen.rulesets.registry import RulesetSpec, dice_words
-
-
-def _scenario_info(game: Game, sid: str) -> dict[str, Any]:
-    from kassen.rulesets.kensei.game import KenseiGame
-
-    assert isinstance(game, KenseiGame)
-    return game.scenario_summary(sid)
 
 
 def play_words(words: list[str]) -> tuple[str | None, dict[str, Any]]:
@@ -50,7 +42,7 @@ SPECS = (
         description="Kensei (Zenit): a table companion for the miniatures game, exact dice odds",
         game="kassen.rulesets.kensei.game:KenseiGame",
         default_players="human,human",
-        scenario_info=_scenario_info,
+        scenario_info="kassen.rulesets.kensei.game:KenseiGame.scenario_summary",
         web_view="kensei",
         primer="kassen.rulesets.kensei.primer:primer",
         terminal_view="kassen.cli.kensei:render",
