@@ -526,7 +526,7 @@ def _gain_ground(s: CCState, seat: int, legal: list[str], w: Weights) -> str:
         v = evaluate(s2, seat, w)
         top = s2.pending() or {}
         if s2.pending_kind() == "combat" and top.get("step") == "bonus" and top.get("seat") == seat:
-            h = s2.b.parse(top["tgt"])
+            h = top["tgt"]
             u = s2.units.get(h)
             if u is not None:
                 vals = [0.3 * float(w["banner"]) if n not in s2.units else
@@ -559,7 +559,7 @@ def react(s: CCState, seat: int, legal: list[str], w: Weights, rng: Rng) -> str:
             bonus = [a for a in legal if a.startswith("bonus ")]
             if not bonus:
                 return "no-bonus"
-            h = s.b.parse(top["tgt"])
+            h = top["tgt"]
             u = s.units.get(h)
             if u is None:
                 return "no-bonus"

@@ -170,11 +170,15 @@ class CCEncoder(Encoder):
 
     def pending_cells(self, pending: dict[str, Any], flip: bool) -> list[tuple[str, int, int]]:
         """The ``pending:*`` cells of a pending decision: (its key, row, column) of every hex
-        named by ``att``, ``tgt`` or ``at`` (``+`` joins several; a name off the board is skipped)."""
+        named by ``att``, ``tgt`` or ``at`` (``+`` joins several; a name off the board is skipped),
+        or held there as a hex (the state's own task, ``CCState.pending()``)."""
         out: list[tuple[str, int, int]] = []
         for key in ("att", "tgt", "at"):
             val = pending.get(key)
-            if isinstance(val, str):
+            if isinstance(val, tuple):
+                x, r = val
+                out.append((key, self.rows - 1 - r, (self.xs - 1 - x) // 2) if flip else (key, r, x // 2))
+            elif isinstance(val, str):
                 for name in val.split("+"):
                     try:
                         r, c = self._rc(name, flip)

@@ -15,12 +15,15 @@ import pytest
 from kassen.engine.rng import Rng
 from kassen.rulesets.cc_samurai import state as state_module
 from kassen.rulesets.cc_samurai import tasks
+from kassen.rulesets.cc_samurai.board import NAMES, board
 from kassen.rulesets.cc_samurai.state import CCState
 from kassen.rulesets.registry import load_game
 
 RECORDS: dict[str, Any] = {get_args(get_type_hints(r)["t"])[0]: r for r in get_args(tasks.CCTask)}
 SRC = Path(tasks.__file__).with_suffix(".py").parent
 SAVES = Path(__file__).parents[1] / "saves" / "cc_pending_saves.json"
+BOARD = board()
+NAMES_OF = set(NAMES.values())
 
 
 def _fits(value: Any, hint: Any) -> bool:
@@ -34,6 +37,8 @@ def _fits(value: Any, hint: Any) -> bool:
         return any(_fits(value, h) for h in get_args(hint))
     if origin is list:
         return type(value) is list and all(_fits(v, get_args(hint)[0]) for v in value)
+    if origin is tuple:  # a hex (Hex) is the board's own object, never a name
+        return type(value) is tuple and value in BOARD and value is BOARD.parse(BOARD.name(value))
     if hint is type(None):
         return value is None
     return type(value) is hint
@@ -126,9 +131,36 @@ def test_every_task_of_the_old_saves_matches_its_record() -> None:
         for case in cases:
             for state in (case["state"], case["after"]):
                 for task in state["stack"]:
-                    _check(task)
+                    # a save names its hexes; the state holds the board's hexes
+                    assert all(isinstance(task.get(k, ""), str) for k in tasks.HEX_FIELDS), task
+                    held = tasks.task_from_json(task, BOARD.parse)
+                    _check(held)
+                    assert tasks.task_json(held, BOARD.name) == task
                     kinds.add(task["t"])
     assert kinds == set(RECORDS)
+
+
+def test_a_saved_state_names_the_hexes_of_its_tasks_and_reads_them_back() -> None:
+    """The stack of ``to_json`` is the JSON of before the tasks held hexes (names), and
+    ``from_json`` gives the same tasks back: a state saved mid-combat reloads to the same game."""
+    game = load_game("cc-samurai")
+    s, rng, seen = game.new_state(None, 3), Rng(5), 0
+    while s.to_move() is not None and seen < 40:
+        if s.pending_kind() in ("combat", "retreat", "lretreat", "loh", "turncoat") or any(
+                k in s.stack[-1] for k in tasks.HEX_FIELDS):
+            d = s.to_json()
+            assert json.loads(json.dumps(d)) == d  # plain JSON: no tuple in it
+            for task in d["stack"]:
+                for k in tasks.HEX_FIELDS:
+                    if k in task:
+                        assert task[k] in NAMES_OF, (k, task)
+            back = CCState.from_json(game, d)
+            assert back.stack == s.stack and back.legal_actions() == s.legal_actions()
+            assert back.to_json() == d
+            seen += 1
+        legal = [a for a in s.legal_actions() if a != "concede"] or s.legal_actions()
+        s = s.apply(legal[rng.randbelow(len(legal))])
+    assert seen >= 10
 
 
 def test_a_task_that_does_not_fit_its_record_is_told() -> None:
@@ -136,3 +168,6 @@ def test_a_task_that_does_not_fit_its_record_is_told() -> None:
         _check({"t": "retreat", "seat": 0, "uid": "u1", "at": "C4", "left": "2", "moved": 0, "leader": False, "by": 1})
     with pytest.raises(AssertionError):
         _check({"t": "move", "seat": 0, "extra": 1})
+    with pytest.raises(AssertionError):  # a hex name where the state holds a hex
+        _check({"t": "lretreat", "seat": 0, "lid": "l1", "at": "C4"})
+    _check({"t": "lretreat", "seat": 0, "lid": "l1", "at": BOARD.parse("C4")})

@@ -43,8 +43,8 @@ def start_combat(s: CCState, kind: str, ah: Hex, dh: Hex, role: str,
     atts = [ah, *(swarm or [])]
     cx: CombatTask = {
         "t": "combat", "seat": u.side, "kind": kind, "role": role, "step": "inspire",
-        "att": s.name(ah), "att_uid": u.uid, "tgt": s.name(dh),
-        "atts": [s.name(h) for h in atts], "att_uids": [s.units[h].uid for h in atts],
+        "att": ah, "att_uid": u.uid, "tgt": dh,
+        "atts": atts, "att_uids": [s.units[h].uid for h in atts],
         "tgt_uid": tu.uid if tu else None, "tgt_lid": tl.lid if tl else None, "inspired": [],
     }
     verb = {"attack": "attacks", "bonus": "makes a bonus close combat against", "back": "battles back against",
@@ -57,7 +57,7 @@ def start_combat(s: CCState, kind: str, ah: Hex, dh: Hex, role: str,
         who = f"A swarm of {len(atts)} levies from {', '.join(s.name(h) for h in atts)}"
         verb = {"attacks": "attack"}.get(verb, verb)
     s.say("combat", f"{who} {verb} the {target} at {s.name(dh)}",
-             kind=kind, role=role, att=s.name(ah), tgt=s.name(dh), atts=cx["atts"])
+             kind=kind, role=role, att=s.name(ah), tgt=s.name(dh), atts=[s.name(h) for h in atts])
     if kind == "close" and role in ("attack", "bonus") and tu is not None:
         # First Strike and the Dragon cards of "enemy declares close combat": the defender may
         # answer before the dice, when he holds a card he can play there (R30, R32)
@@ -69,8 +69,7 @@ def start_combat(s: CCState, kind: str, ah: Hex, dh: Hex, role: str,
 
 def _present_attackers(s: CCState, cx: CombatTask) -> list[Hex]:
     out = []
-    for name, uid in zip(cx["atts"], cx["att_uids"]):
-        h = s.b.parse(name)
+    for h, uid in zip(cx["atts"], cx["att_uids"]):
         u = s.units.get(h)
         if u is not None and u.uid == uid:
             out.append(h)
@@ -82,7 +81,7 @@ def _first_strike_possible(s: CCState, task: CombatTask) -> bool:
     one attacker the target could battle back against, and a Command card in his hand."""
     return (not task.get("first_strike") and not task.get("no_back") and len(task["atts"]) == 1
             and bool(s.hands[task["seat"]]) and s.t.has_first_strike
-            and _can_battle_back(s, s.b.parse(task["tgt"]), s.b.parse(task["att"])))
+            and _can_battle_back(s, task["tgt"], task["att"]))
 
 
 def _legal_combat(s: CCState, task: CombatTask) -> list[str]:
@@ -109,10 +108,10 @@ def _legal_combat(s: CCState, task: CombatTask) -> list[str]:
             return [*(f"advance {s.name(h)}" for h in present), "stay"]
         return ["advance", "stay"]
     if step == "bonus":
-        h = s.b.parse(task["tgt"])
+        h = task["tgt"]
         return [*(f"bonus {s.name(n)}" for n in sorted(close_targets(s, h))), "no-bonus"]
     if step == "back":
-        present = [h for h in _present_attackers(s, task) if _can_battle_back(s, s.b.parse(task["tgt"]), h)]
+        present = [h for h in _present_attackers(s, task) if _can_battle_back(s, task["tgt"], h)]
         if len(present) > 1:
             return [*(f"battle-back {s.name(h)}" for h in present), "no-battle-back"]
         revenge = [a for a in dragons.actions(s, task["seat"], "before-back", task)]
@@ -122,7 +121,7 @@ def _legal_combat(s: CCState, task: CombatTask) -> list[str]:
 
 def _auto_combat(s: CCState, cx: CombatTask) -> bool:
     step = cx["step"]
-    ah = s.b.parse(cx["att"])
+    ah = cx["att"]
     if step == "react":
         # the defender is asked when First Strike or a Dragon card of this window could
         # answer, judged on public information only: never on the cards he holds (R32)
@@ -137,7 +136,7 @@ def _auto_combat(s: CCState, cx: CombatTask) -> bool:
             return True
         if "insp_queue" not in cx:
             cx["insp_queue"] = [
-                s.name(h) for h in _present_attackers(s, cx)
+                h for h in _present_attackers(s, cx)
                 if cx["kind"] == "close" and leaders.can_inspire(s, h, s.units[h])
             ]
         if cx["insp_queue"] and s.honor[u.side] >= 1:
@@ -161,7 +160,7 @@ def _auto_combat(s: CCState, cx: CombatTask) -> bool:
         cx["step"] = "after_def"
         return True
     if step == "after_def":
-        dh = s.b.parse(cx["tgt"])
+        dh = cx["tgt"]
         tu = s.units.get(dh)
         if tu is not None and tu.uid == cx["tgt_uid"] and dragons.window_opens(s, tu.side, "after-enemy-roll", cx):
             cx["seat"] = tu.side
@@ -210,16 +209,16 @@ def _act_combat(s: CCState, cx: CombatTask, action: str) -> None:
     if step == "inspire":
         at = cx["insp_queue"].pop(0)
         if action == "inspire":
-            u = s.units[s.b.parse(at)]
-            honor.lose_honor(s, u.side, 1, f"a Leader inspires the {s.ut(u).name} at {at}")
+            u = s.units[at]
+            honor.lose_honor(s, u.side, 1, f"a Leader inspires the {s.ut(u).name} at {s.name(at)}")
             cx["inspired"].append(at)
     elif step == "flags":
         retreat._choose_flags(s, cx, action)
     elif step == "gain":
         if action.startswith("advance"):
             if action != "advance":
-                cx["att"] = action.split()[1]
-                cx["att_uid"] = s.units[s.b.parse(cx["att"])].uid
+                cx["att"] = s.b.parse(action.split()[1])
+                cx["att_uid"] = s.units[cx["att"]].uid
             _gain_ground(s, cx)
         else:
             s.stack.pop()
@@ -227,25 +226,25 @@ def _act_combat(s: CCState, cx: CombatTask, action: str) -> None:
         s.stack.pop()
         if action != "no-bonus":
             nh = s.b.parse(action.split()[1])
-            bonus = start_combat(s, "close", s.b.parse(cx["tgt"]), nh, "bonus")
+            bonus = start_combat(s, "close", cx["tgt"], nh, "bonus")
             if cx["role"] == "bonus":
                 bonus["second_bonus"] = True
     elif step == "back":
         s.stack.pop()
         if action.startswith("dragon "):
             dragons.play(s, cx["seat"], action, cx)
-            back = start_combat(s, "close", s.b.parse(cx["tgt"]), _battle_back_target(s, cx), "back")
+            back = start_combat(s, "close", cx["tgt"], _battle_back_target(s, cx), "back")
             back["dice_override"] = cx.get("dice_n", 0)  # Revenge
         elif action.startswith("battle-back"):
             target = s.b.parse(action.split()[1]) if action != "battle-back" else _battle_back_target(s, cx)
-            start_combat(s, "close", s.b.parse(cx["tgt"]), target, "back")
+            start_combat(s, "close", cx["tgt"], target, "back")
 
 
 def _first_strike(s: CCState, cx: CombatTask) -> None:
     """First Strike is played: the card leaves the hand at once; the defending unit battles
     first when the declaration window closes (:meth:`_end_react`), so that a Dragon card may
     still answer the same declaration (R47)."""
-    dh = s.b.parse(cx["tgt"])
+    dh = cx["tgt"]
     side = s.units[dh].side
     cid = next(c for c in s.hands[side] if s.t.command_ids[c] == "first-strike")
     s.own_cards()
@@ -268,7 +267,7 @@ def _end_react(s: CCState, cx: CombatTask) -> None:
 
 def strike_first(s: CCState, cx: CombatTask, extra_dice: int) -> None:
     """The defender battles first (First Strike, Ambush); no battle back afterwards."""
-    dh, ah = s.b.parse(cx["tgt"]), s.b.parse(cx["att"])
+    dh, ah = cx["tgt"], cx["att"]
     cx["no_back"] = True
     first = start_combat(s, "close", dh, ah, "first")
     if extra_dice:
@@ -276,7 +275,7 @@ def strike_first(s: CCState, cx: CombatTask, extra_dice: int) -> None:
 
 
 def _battle_back_target(s: CCState, cx: CombatTask) -> Hex:
-    dh = s.b.parse(cx["tgt"])
+    dh = cx["tgt"]
     return next(h for h in _present_attackers(s, cx) if _can_battle_back(s, dh, h))
 
 
@@ -294,11 +293,11 @@ def combat_dice(s: CCState, kind: str, ah: Hex, dh: Hex, inspired: bool) -> int:
 
 
 def _combat_roll(s: CCState, cx: CombatTask) -> None:
-    ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
+    ah, dh = cx["att"], cx["tgt"]
     u = s.units[ah]
     kind = cx["kind"]
     atts = _present_attackers(s, cx)
-    n = sum(combat_dice(s, kind, h, dh, s.name(h) in cx["inspired"]) for h in atts)
+    n = sum(combat_dice(s, kind, h, dh, h in cx["inspired"]) for h in atts)
     n += cx.get("extra_dice", 0)
     if "dice_override" in cx:
         n = cx["dice_override"]  # Revenge: as many dice as the attacker rolled
@@ -327,7 +326,7 @@ def _roll_for(s: CCState, u: Unit, kind: str, n: int) -> list[Face]:
 
 def _reroll(s: CCState, cx: CombatTask) -> None:
     """Spirit of Hachiman: all the dice are rolled again; the second roll stands."""
-    u = s.units[s.b.parse(cx["att"])]
+    u = s.units[cx["att"]]
     faces = _roll_for(s, u, cx["kind"], cx["dice_n"])
     s.say("roll", _faces_text(f"{s.unit_label(u)} rolls again {cx['dice_n']} dice: ", faces),
              faces=face_values(faces), dice=cx["dice_n"])
@@ -336,7 +335,7 @@ def _reroll(s: CCState, cx: CombatTask) -> None:
 
 def _combat_resolve(s: CCState, cx: CombatTask) -> None:
     """Score the roll: hits, Honor & Fortune, casualty checks, then flags."""
-    ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
+    ah, dh = cx["att"], cx["tgt"]
     u = s.units[ah]
     ut = s.ut(u)
     side = u.side
@@ -396,7 +395,7 @@ def _combat_resolve(s: CCState, cx: CombatTask) -> None:
 
 def _combat_post(s: CCState, cx: CombatTask) -> None:
     """After hits, checks and retreats: gain ground and bonus combat, or battle back."""
-    dh = s.b.parse(cx["tgt"])
+    dh = cx["tgt"]
     present = _present_attackers(s, cx)
     if not present or cx["kind"] != "close" or cx["role"] in ("back", "first"):
         s.stack.pop()
@@ -431,7 +430,7 @@ def _can_battle_back(s: CCState, dh: Hex, ah: Hex) -> bool:
 
 
 def _gain_ground(s: CCState, cx: CombatTask) -> None:
-    ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
+    ah, dh = cx["att"], cx["tgt"]
     s.own_pieces()
     u = s.units.pop(ah)
     s.units[dh] = u

@@ -182,8 +182,8 @@ def _targets(s: CCState, seat: int, slug: str, kind: str, cx: WindowTask | None)
         return [s.name(h) for key in s.ti["orders"] if key[0] == "u" and key not in s.ti["moved"]
                 and (h := orders.key_hex(s, key)) is not None and s.move_limits(s.units[h])[0] > 0]
     assert cx is not None and cx["t"] == "combat"
-    ah = s.b.parse(cx["att"])
-    dh = s.b.parse(cx["tgt"])
+    ah = cx["att"]
+    dh = cx["tgt"]
     if kind == "attacker-single-block":
         return [""] if ah in s.units and s.units[ah].blocks == 1 else []
     if kind == "attacker-with-leader":
@@ -209,16 +209,16 @@ def _condition(s: CCState, seat: int, slug: str, cx: WindowTask | None) -> bool:
             return cx.get("tgt_uid") is not None  # second shot cancels the first one's too (R34)
         if slug == "ambush":  # "cannot be combined with, or answer, First Strike"
             return (not cx.get("first_strike") and cx.get("role") != "first" and len(cx["atts"]) == 1
-                    and s._can_battle_back(s.b.parse(cx["tgt"]), s.b.parse(cx["att"])))
+                    and s._can_battle_back(cx["tgt"], cx["att"]))
         if slug == "legendary-combat":  # only a roll that scored can make the combat successful
             return cx["role"] in ("attack", "bonus") and _roll_counts(s, cx) != (0, 0)
         if slug == "personal-challenge":
-            ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
+            ah, dh = cx["att"], cx["tgt"]
             return ah in s.units and dh in s.units and ah in s.leaders and dh in s.leaders
     if slug == "personal-challenge" and (cx is None or cx["t"] != "combat"):
         return False
     if slug == "insult":
-        return cx is not None and cx["t"] == "dragon" and s.find_leader(cx["lid"]) == s.b.parse(cx["to"])
+        return cx is not None and cx["t"] == "dragon" and s.find_leader(cx["lid"]) == cx["to"]
     if slug == "brave-messenger":
         spec = s.ti["spec"]
         return spec.get("mode") == "slots" and bool(spec["slots"]) and all("section" in sl for sl in spec["slots"])
@@ -239,7 +239,7 @@ def _roll_counts(s: CCState, cx: CombatTask) -> tuple[int, int]:
     """The hits and flags the roll in ``cx`` scores against its target (a sword against a
     lone Leader counts as a hit); ``(0, 0)`` before the roll or when nothing is there."""
     faces = [FACE_OF[f] for f in cx.get("faces", ())]
-    ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
+    ah, dh = cx["att"], cx["tgt"]
     u, tu = s.units.get(ah), s.units.get(dh)
     if u is None or not faces:
         return (0, 0)
@@ -371,7 +371,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: WindowTas
         cx["double_flags"] = True
     elif slug == "head-collector":
         assert cx is not None and cx["t"] == "combat"
-        _effect(s, seat, slug, uid=s.units[s.b.parse(cx["att"])].uid)
+        _effect(s, seat, slug, uid=s.units[cx["att"]].uid)
     elif slug == "spirit-of-hachiman":
         assert cx is not None and cx["t"] == "combat"
         cx["reroll"] = True
@@ -381,7 +381,7 @@ def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: WindowTas
         s.say("shot_proof", "Shot Proof Armor: every die of the attack is ignored")
         # against Hold and Shoot, played after the second shot, it cancels the first one too
         first = s.ti.get("hold_shots", {}).get(f"{cx['att_uid']}>{cx['tgt_uid']}", 0)
-        dh = s.b.parse(cx["tgt"])
+        dh = cx["tgt"]
         tu = s.units.get(dh)
         if first and tu is not None and tu.uid == cx["tgt_uid"]:
             back = min(first, s.start_blocks[tu.uid] - tu.blocks)
@@ -506,7 +506,7 @@ def _tactical_decision(s: CCState, option: str) -> None:
 
 def _insult(s: CCState, task: DragonTask) -> None:
     """Insult: the Leader goes back to the hex he came from, with the unit he moved with."""
-    frm, to = s.b.parse(task["frm"]), s.b.parse(task["to"])
+    frm, to = task["frm"], task["to"]
     s.own_pieces()
     ld = s.leaders.pop(to)
     s.leaders[frm] = ld
@@ -522,7 +522,7 @@ LEADER_RANK = {"foot": 1, "mounted": 2, "commander": 3}
 
 
 def _personal_challenge(s: CCState, seat: int, cx: CombatTask) -> None:
-    ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
+    ah, dh = cx["att"], cx["tgt"]
     leaders = {s.leaders[ah].side: ah, s.leaders[dh].side: dh}
     dice = {}
     for side in (0, 1):
@@ -574,12 +574,12 @@ def _turncoat(s: CCState, seat: int, target: Hex) -> None:
         s.say("turncoat", "A tie: the unit stays loyal")
         return
     decider = 0 if honors[0] > honors[1] else 1
-    s.stack.append(as_json({"t": "turncoat", "seat": decider, "hex": s.name(target), "uid": s.units[target].uid,
+    s.stack.append(as_json({"t": "turncoat", "seat": decider, "hex": target, "uid": s.units[target].uid,
                             "player": seat, "owner": enemy}))
 
 
 def turncoat_decided(s: CCState, task: TurncoatTask, defect: bool) -> None:
-    h = s.b.parse(task["hex"])
+    h = task["hex"]
     u = s.units.get(h)
     if u is None or u.uid != task["uid"]:
         return

@@ -65,7 +65,7 @@ def _push_loh(s: CCState, side: int, short: int, origin: Hex, uid: str | None, l
              f"{loh_roller_text(s, side, n)}: {', '.join(f.label for f in faces)}",
              side=side, faces=[f.value for f in faces])
     s.stack.append(as_json({"t": "loh", "seat": side, "faces": [f.value for f in faces],
-                               "origin": s.name(origin), "uid": uid, "lid": lid, "symbol": symbol}))
+                               "origin": origin, "uid": uid, "lid": lid, "symbol": symbol}))
 
 
 def loh_candidates(s: CCState, side: int, origin: Hex, symbol: str) -> list[Hex]:
@@ -100,7 +100,7 @@ def _auto_loh(s: CCState, task: LackOfHonorTask) -> bool:
                 if s._result is not None:
                     return True
             continue
-        cands = loh_candidates(s, side, s.b.parse(task["origin"]), face.value)
+        cands = loh_candidates(s, side, task["origin"], face.value)
         if len(cands) > 1:
             return False
         task["faces"].pop(0)
@@ -114,7 +114,7 @@ def _auto_loh(s: CCState, task: LackOfHonorTask) -> bool:
 
 def _legal_loh(s: CCState, task: LackOfHonorTask) -> list[str]:
     face = Face(task["faces"][0])
-    return [f"hit {s.name(h)}" for h in loh_candidates(s, task["seat"], s.b.parse(task["origin"]), face.value)]
+    return [f"hit {s.name(h)}" for h in loh_candidates(s, task["seat"], task["origin"], face.value)]
 
 
 def _act_loh(s: CCState, task: LackOfHonorTask, action: str) -> None:

@@ -100,7 +100,7 @@ def leader_retreats(s: CCState, h: Hex) -> list[Hex]:
 
 def _push_leader_retreat(s: CCState, h: Hex) -> None:
     ld = s.leaders[h]
-    s.stack.append(as_json({"t": "lretreat", "seat": ld.side, "lid": ld.lid, "at": s.name(h)}))
+    s.stack.append(as_json({"t": "lretreat", "seat": ld.side, "lid": ld.lid, "at": h}))
 
 
 def leader_can_retreat_off(s: CCState, h: Hex) -> bool:
@@ -129,7 +129,7 @@ def leader_can_retreat_off(s: CCState, h: Hex) -> bool:
 
 
 def _lretreat_forced(s: CCState, task: LeaderRetreatTask) -> str | None:
-    h = s.b.parse(task["at"])
+    h = task["at"]
     if leader_can_retreat_off(s, h):
         return None
     if h[1] == s.baseline_row(task["seat"]):
@@ -140,7 +140,7 @@ def _lretreat_forced(s: CCState, task: LeaderRetreatTask) -> str | None:
 
 
 def _legal_lretreat(s: CCState, task: LeaderRetreatTask) -> list[str]:
-    h = s.b.parse(task["at"])
+    h = task["at"]
     if h[1] == s.baseline_row(task["seat"]):
         ends: list[Hex] = []  # on his baseline there is no hex further back
     else:
@@ -150,7 +150,7 @@ def _legal_lretreat(s: CCState, task: LeaderRetreatTask) -> list[str]:
 
 
 def _auto_lretreat(s: CCState, task: LeaderRetreatTask) -> bool:
-    h = s.b.parse(task["at"])
+    h = task["at"]
     ld = s.leaders.get(h)
     if ld is None or ld.lid != task["lid"] or h in s.units:
         s.stack.pop()
@@ -165,7 +165,7 @@ def _auto_lretreat(s: CCState, task: LeaderRetreatTask) -> bool:
 
 
 def _act_lretreat(s: CCState, task: LeaderRetreatTask, action: str) -> None:
-    h = s.b.parse(task["at"])
+    h = task["at"]
     s.stack.pop()
     if action == "seppuku":
         _seppuku(s, h)

@@ -396,4 +396,4 @@ def _act_move(s: CCState, task: MoveTask, action: str) -> None:
 def _insult_window(s: CCState, side: int, lid: str, frm: Hex, to: Hex, uid: str | None) -> None:
     """Insult is played when the enemy moves an ordered Leader."""
     s.stack.append(as_json({"t": "dragon", "seat": 1 - side, "w": "insult", "lid": lid,
-                               "frm": s.name(frm), "to": s.name(to), "uid": uid}))
+                               "frm": frm, "to": to, "uid": uid}))

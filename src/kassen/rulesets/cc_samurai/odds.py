@@ -205,7 +205,7 @@ def _pending_odds(s: Any, action: str) -> dict[str, Any] | None:
         return None
     words = action.split()
     try:
-        ah, dh = s.b.parse(cx["att"]), s.b.parse(cx["tgt"])
+        ah, dh = cx["att"], cx["tgt"]
         if words[0] in ("battle-back", "first-strike"):
             back_from = s.b.parse(words[1]) if len(words) > 1 else ah
             if dh not in s.units or back_from not in s.units:
@@ -217,7 +217,7 @@ def _pending_odds(s: Any, action: str) -> dict[str, Any] | None:
             return None
         atts = close_ranged._present_attackers(s, cx)
         inspired = list(cx.get("inspired", []))
-        n = sum(int(close_ranged.combat_dice(s, cx["kind"], h, dh, s.name(h) in inspired)) for h in atts)
+        n = sum(int(close_ranged.combat_dice(s, cx["kind"], h, dh, h in inspired)) for h in atts)
         extra = 0
         if words[0] == "inspire":
             n += 1

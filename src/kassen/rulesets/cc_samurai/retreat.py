@@ -55,7 +55,7 @@ def flag_ignore_reasons(s: CCState, h: Hex, attacker: Unit | None) -> list[str]:
 
 
 def _combat_flags_auto(s: CCState, cx: CombatTask) -> bool:
-    dh = s.b.parse(cx["tgt"])
+    dh = cx["tgt"]
     u = s.units.get(dh)
     if u is None:
         cx["step"] = "post"
@@ -65,7 +65,7 @@ def _combat_flags_auto(s: CCState, cx: CombatTask) -> bool:
         s.say("flags", f"The bodyguards ignore {flags} flag{'s' if flags > 1 else ''}: they must ignore all flags")
         cx["step"] = "post"
         return True
-    attacker = s.units.get(s.b.parse(cx["att"]))
+    attacker = s.units.get(cx["att"])
     rule = dragons.flag_rule(s, cx, u.side, u.uid)
     if rule == "none":
         max_ignore = 0
@@ -96,7 +96,7 @@ def _choose_flags(s: CCState, cx: CombatTask, action: str) -> None:
 
 
 def _apply_flags(s: CCState, cx: CombatTask, remaining: int, ignored: int) -> None:
-    dh = s.b.parse(cx["tgt"])
+    dh = cx["tgt"]
     u = s.units[dh]
     cx["step"] = "post"
     cx["seat"] = 1 - u.side
@@ -112,7 +112,7 @@ def _apply_flags(s: CCState, cx: CombatTask, remaining: int, ignored: int) -> No
         return
     hexes = remaining * s.ut(u).hexes_per_flag
     s.stack.append(as_json({
-        "t": "retreat", "seat": u.side, "uid": u.uid, "at": s.name(dh), "left": hexes, "moved": 0,
+        "t": "retreat", "seat": u.side, "uid": u.uid, "at": dh, "left": hexes, "moved": 0,
         "leader": dh in s.leaders, "by": 1 - u.side,
     }))
     s.say("retreat_due", f"{s.unit_label(u)} must retreat {hexes} hex{'es' if hexes > 1 else ''}")
@@ -172,7 +172,7 @@ def _retreat_loss_from(s: CCState, n: Hex, frm: Hex, u: Unit, left: int) -> int:
 
 def _retreat_options(st: CCState, task: RetreatTask) -> list[Hex]:
     st.own_pieces()  # _retreat_loss_from moves the unit to and fro (which reorders the dict)
-    h = st.b.parse(task["at"])
+    h = task["at"]
     u = st.units[h]
     steps = retreat_steps(st, h, u)
     if not steps:
@@ -190,7 +190,7 @@ def _legal_retreat(s: CCState, task: RetreatTask) -> list[str]:
 
 
 def _auto_retreat(s: CCState, task: RetreatTask) -> bool:
-    h = s.b.parse(task["at"])
+    h = task["at"]
     u = s.units.get(h)
     if u is None or u.uid != task["uid"]:
         s.stack.pop()
@@ -216,7 +216,7 @@ def _auto_retreat(s: CCState, task: RetreatTask) -> bool:
 
 
 def _act_retreat(s: CCState, task: RetreatTask, action: str) -> None:
-    h = s.b.parse(task["at"])
+    h = task["at"]
     _retreat_step(s, task, h, s.units[h], s.b.parse(action.split()[1]))
 
 
@@ -228,7 +228,7 @@ def _retreat_step(s: CCState, task: RetreatTask, h: Hex, u: Unit, n: Hex) -> Non
     if ld is not None and ld.side == u.side:
         del s.leaders[h]
         s.leaders[n] = ld
-    task["at"] = s.name(n)
+    task["at"] = n
     task["moved"] += 1
     task["left"] -= 1
     joined = ""

@@ -69,7 +69,7 @@ from kassen.rulesets.cc_samurai.common import (
 )
 from kassen.rulesets.cc_samurai.data import Tables, TerrainType, UnitType
 from kassen.rulesets.cc_samurai.orders import OrderCache
-from kassen.rulesets.cc_samurai.tasks import KINDS, CombatTask
+from kassen.rulesets.cc_samurai.tasks import KINDS, CombatTask, task_from_json, task_json
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.game import CCSamuraiGame
@@ -628,7 +628,7 @@ class CCState(CCStateData, TaskMachine, State):
             "honor": self.honor, "pool": self.pool, "dragon_tokens": self.dragon_tokens,
             "banners": self.banners, "objectives": self.objectives,
             "command": self.command, "turn": self.turn, "active": self.active,
-            "stack": self.stack, "ti": self.ti, "last_played": self.last_played, "removed": self.removed,
+            "stack": [task_json(t, n) for t in self.stack], "ti": self.ti, "last_played": self.last_played, "removed": self.removed,
             "rng": self.rng.state, "forced": self.forced,
             "result": self._result.to_json() if self._result else None,
         }
@@ -676,7 +676,7 @@ class CCState(CCStateData, TaskMachine, State):
             s.banners, s.objectives = [int(x) for x in d["banners"]], [int(x) for x in d["objectives"]]
             s.command = [int(x) for x in d["command"]]
             s.turn, s.active = int(d["turn"]), int(d["active"])
-            s.stack = _copy(d["stack"])
+            s.stack = [task_from_json(_copy(t), p) for t in d["stack"]]
             s.ti = _copy(d["ti"])
             s.last_played = list(d["last_played"])
             s.removed = _copy(d["removed"])

@@ -6,6 +6,10 @@ is built as one of these records and every handler gets its own kind, so mypy ch
 each field's name and type. A record is a plain ``dict`` at run time (compiled too), in
 the field order it is built in: saves stay byte-identical.
 
+Hexes are the board's own ``Hex`` objects (``board.NAMES`` names them), never names: a
+handler reads a hex as it is. Names are only in JSON (``to_json``/``from_json`` of the state,
+``pending_json``), action text and events (:data:`HEX_FIELDS`, :data:`HEX_LIST_FIELDS`).
+
 The kind ``t`` names the handlers (``_legal_combat``, ``_act_combat``...), ``seat``
 who decides. Section names refer to the rulebook (seed 000). ``common.as_json`` turns a
 record into the stack's JSON type (a no-op). This module is left interpreted in the
@@ -13,7 +17,10 @@ compiled build (setup.py): its records keep their field types for introspection.
 """
 
 # no ``from __future__ import annotations``: TypedDict must see ``NotRequired`` at run time
-from typing import Literal, NotRequired, TypedDict
+from collections.abc import Callable
+from typing import Any, Literal, NotRequired, TypedDict
+
+from kassen.engine.hexgrid import Hex
 
 
 class PlayTask(TypedDict):
@@ -58,7 +65,7 @@ class CombatTask(TypedDict):
     """One Close or Ranged Combat, by ``step``: ``react`` (First Strike and the Dragon cards of
     the declaration), ``inspire``, ``prep``, ``roll``, ``after_att``, ``after_def``, ``resolve``,
     ``flags`` (Bolster Morale), ``post``, ``hollow``, ``gain`` (gaining ground), ``bonus``,
-    ``back`` (battling back). ``att``/``tgt``: hex names; ``atts``: the Levy swarm."""
+    ``back`` (battling back). ``att``/``tgt``: hexes; ``atts``: the Levy swarm."""
 
     t: Literal["combat"]
     seat: int
@@ -67,17 +74,17 @@ class CombatTask(TypedDict):
     #: ``attack``, ``bonus``, ``back`` or ``first`` (First Strike, Ambush)
     role: str
     step: str
-    att: str
+    att: Hex
     att_uid: str
-    tgt: str
-    atts: list[str]
+    tgt: Hex
+    atts: list[Hex]
     att_uids: list[str]
     tgt_uid: str | None
     tgt_lid: str | None
     #: the hexes of the attackers a Leader inspired
-    inspired: list[str]
+    inspired: list[Hex]
     #: the attackers whose Leader may still inspire them
-    insp_queue: NotRequired[list[str]]
+    insp_queue: NotRequired[list[Hex]]
     first_strike: NotRequired[bool]
     no_back: NotRequired[bool]
     #: Legendary Combat: this bonus close combat is the second
@@ -110,7 +117,7 @@ class RetreatTask(TypedDict):
     t: Literal["retreat"]
     seat: int
     uid: str
-    at: str
+    at: Hex
     left: int
     moved: int
     leader: bool
@@ -123,7 +130,7 @@ class LeaderRetreatTask(TypedDict):
     t: Literal["lretreat"]
     seat: int
     lid: str
-    at: str
+    at: Hex
 
 
 class LackOfHonorTask(TypedDict):
@@ -133,7 +140,7 @@ class LackOfHonorTask(TypedDict):
     t: Literal["loh"]
     seat: int
     faces: list[str]
-    origin: str
+    origin: Hex
     uid: str | None
     lid: str | None
     symbol: str | None
@@ -156,8 +163,8 @@ class DragonTask(TypedDict):
     seat: int
     w: str
     lid: NotRequired[str]
-    frm: NotRequired[str]
-    to: NotRequired[str]
+    frm: NotRequired[Hex]
+    to: NotRequired[Hex]
     uid: NotRequired[str | None]
 
 
@@ -166,7 +173,7 @@ class TurncoatTask(TypedDict):
 
     t: Literal["turncoat"]
     seat: int
-    hex: str
+    hex: Hex
     uid: str
     player: int
     owner: int
@@ -189,3 +196,33 @@ CCTask = (PlayTask | OrderTask | MoveTask | BattleTask | EndTask | CombatTask | 
 #: the task kinds: the turn's phases in order, then the steps inside a combat, the cards' windows
 KINDS = ("play", "order", "move", "battle", "end", "combat", "retreat", "lretreat", "loh", "pick", "dragon",
          "turncoat", "dloh")
+
+#: the fields of a task that hold one hex, and those that hold a list of hexes
+HEX_FIELDS = ("att", "tgt", "at", "origin", "frm", "to", "hex")
+HEX_LIST_FIELDS = ("atts", "inspired", "insp_queue")
+
+
+def task_json(task: dict[str, Any], name: Callable[[Hex], str]) -> dict[str, Any]:
+    """The task as JSON: its hexes named (a new dict; the task is not changed)."""
+    out = dict(task)
+    for k in HEX_FIELDS:
+        v = out.get(k)
+        if v is not None:
+            out[k] = name(v)
+    for k in HEX_LIST_FIELDS:
+        if k in out:
+            out[k] = [name(h) for h in out[k]]
+    return out
+
+
+def task_from_json(d: dict[str, Any], parse: Callable[[str], Hex]) -> dict[str, Any]:
+    """A task read from JSON (:func:`task_json`'s form): its hex names parsed."""
+    out = dict(d)
+    for k in HEX_FIELDS:
+        v = out.get(k)
+        if v is not None:
+            out[k] = parse(v)
+    for k in HEX_LIST_FIELDS:
+        if k in out:
+            out[k] = [parse(h) for h in out[k]]
+    return out

@@ -14,6 +14,7 @@ from kassen.engine.rng import Rng
 from kassen.rulesets.cc_samurai import dragons, orders
 from kassen.rulesets.cc_samurai.board import SIDE_NAMES, board
 from kassen.rulesets.cc_samurai.common import JSON
+from kassen.rulesets.cc_samurai.tasks import task_json
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
@@ -162,7 +163,7 @@ def _orders_given_text(s: CCState) -> str:
 def pending_json(s: CCState) -> JSON | None:
     if not s.stack or s._result is not None:
         return None
-    task = s.stack[-1]
+    task = task_json(s.stack[-1], s.name)
     out: JSON = {"decision": task["t"], "seat": task["seat"], "side": SIDE_NAMES[task["seat"]],
                  "prompt": s.prompt()}
     for k in ("step", "att", "tgt", "kind", "role", "at", "left", "max_ignore", "flags", "w", "faces"):
@@ -174,7 +175,7 @@ def pending_json(s: CCState) -> JSON | None:
 def prompt(s: CCState) -> str:
     if s._result is not None or not s.stack:
         return "the battle is over"
-    task = s.stack[-1]
+    task = task_json(s.stack[-1], s.name)
     side = s.side_name(task["seat"])
     t = task["t"]
     if t == "combat":
