@@ -202,27 +202,23 @@ HEX_FIELDS = ("att", "tgt", "at", "origin", "frm", "to", "hex")
 HEX_LIST_FIELDS = ("atts", "inspired", "insp_queue")
 
 
-def task_json(task: dict[str, Any], name: Callable[[Hex], str]) -> dict[str, Any]:
-    """The task as JSON: its hexes named (a new dict; the task is not changed)."""
+def _map_hexes(task: dict[str, Any], f: Callable[[Any], Any]) -> dict[str, Any]:
     out = dict(task)
     for k in HEX_FIELDS:
         v = out.get(k)
         if v is not None:
-            out[k] = name(v)
+            out[k] = f(v)
     for k in HEX_LIST_FIELDS:
         if k in out:
-            out[k] = [name(h) for h in out[k]]
+            out[k] = [f(h) for h in out[k]]
     return out
+
+
+def task_json(task: dict[str, Any], name: Callable[[Hex], str]) -> dict[str, Any]:
+    """The task as JSON: its hexes named (a new dict; the task is not changed)."""
+    return _map_hexes(task, name)
 
 
 def task_from_json(d: dict[str, Any], parse: Callable[[str], Hex]) -> dict[str, Any]:
     """A task read from JSON (:func:`task_json`'s form): its hex names parsed."""
-    out = dict(d)
-    for k in HEX_FIELDS:
-        v = out.get(k)
-        if v is not None:
-            out[k] = parse(v)
-    for k in HEX_LIST_FIELDS:
-        if k in out:
-            out[k] = [parse(h) for h in out[k]]
-    return out
+    return _map_hexes(d, parse)
