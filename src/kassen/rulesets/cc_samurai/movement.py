@@ -125,13 +125,18 @@ def _reused_search(s: CCState, key: str, h: Hex, same_ctx: bool | None = None) -
 
 def _unit_moves(s: CCState, h: Hex, same_ctx: bool | None = None) -> Dests:
     """Destinations (hex name or 'off') of the unit at ``h`` -> hexes moved."""
-    key = UNIT_KEY[h]
+    return _moves(s, UNIT_KEY[h], h, same_ctx, False)
+
+
+def _moves(s: CCState, key: str, h: Hex, same_ctx: bool | None, leader: bool) -> Dests:
+    """The movement search of the unit (or, with ``leader``, the Leader moving on his own) at
+    ``h``: this state's, else the parent's when it still holds (``_reused_search``), else new."""
     mv = s._mv
     got = mv.get(key)
     if got is None:
         got = _reused_search(s, key, h, same_ctx)
         if got is None:
-            got = _search_unit_moves(s, h)
+            got = _search_leader_moves(s, h) if leader else _search_unit_moves(s, h)
         if mv is NO_MOVES:
             mv = s._mv = {}
         mv[key] = got
@@ -201,17 +206,7 @@ def _search_unit_moves(s: CCState, h: Hex) -> Dests:
 
 def _leader_moves(s: CCState, h: Hex, same_ctx: bool | None = None) -> Dests:
     """Destinations of the Leader at ``h`` moving on his own."""
-    key = LEADER_KEY[h]
-    mv = s._mv
-    got = mv.get(key)
-    if got is None:
-        got = _reused_search(s, key, h, same_ctx)
-        if got is None:
-            got = _search_leader_moves(s, h)
-        if mv is NO_MOVES:
-            mv = s._mv = {}
-        mv[key] = got
-    return got
+    return _moves(s, LEADER_KEY[h], h, same_ctx, True)
 
 
 def _search_leader_moves(s: CCState, h: Hex) -> Dests:
