@@ -11,7 +11,7 @@ easy, normal, hard), or a C&C Samurai level with its planner settings changed, f
 experiments: ``normal+card_rollouts=30+battle_samples=12`` (the keywords of
 :class:`kassen.ai.planner.TurnPlanner`), and ``+weights=FILE`` for other weights; with
 ``--game honourable-victory`` or ``clans``, ``normal+playouts=100+depth=6`` (the keywords of
-:class:`kassen.ai.lookahead.HalvingPlayer`). Game ``i`` uses seed ``seed + i``; in odd games the players swap
+:class:`kassen.ai.lookahead.HalvingPlayer`; ``+weights=FILE``: the HV evaluation's weights). Game ``i`` uses seed ``seed + i``; in odd games the players swap
 seats. A player's seed in game ``i`` is ``(seed + i) * 7919 + seat`` (as in
 :func:`kassen.ai.series.play_one`). A draw or an unfinished game counts as not won.
 """
@@ -54,7 +54,7 @@ def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
         settings = dict(GAME_LEVELS[game][base])
         for pair in changes:
             key, _, value = pair.partition("=")
-            settings[key] = int(value)
+            settings[key] = value if key == "weights" else int(value)
         spec = get(game)
         player = halving_level(replace(spec, ai=replace(spec.ai, levels={label: settings})), label, seed)
         return player

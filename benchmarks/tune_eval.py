@@ -35,6 +35,14 @@ Usage (from the project root)::
     PYTHONPATH=src .venv/bin/python benchmarks/tune_eval.py --fit-only --work /tmp/tune --out ...
 
 ``--ray auto`` or ``--ray HOST:6379`` plays the games on a running cluster (``benchmarks/ray.md``).
+
+**An Honourable Victory!** (``--game honourable-victory``): the same, over the terms of
+:func:`kassen.ai.evaluate_games.evaluate_hv` (:data:`~kassen.ai.evaluate_games.HV_TERMS`, the
+shipped ``weights_hv.json``; ``material`` sets the scale), with both sides the ``normal`` level
+playing with the weights being tuned, a position recorded at the first decision of each kind in
+every game turn, on the meeting engagement by default. A level plays with a fitted file through
+its settings' ``weights`` (``benchmarks/strength.py normal+weights=FILE normal --game
+honourable-victory``).
 """
 
 from __future__ import annotations
@@ -46,6 +54,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,31 +68,113 @@ PLANNER: dict[str, Any] = {"battle_samples": 4, "card_rollouts": 0}
 ANCHOR = "block.triangle"
 #: held-out games: those whose seed is a multiple of this
 HOLD_OUT = 5
+#: the An Honourable Victory! players that make positions: the normal level (its playouts are cheap)
+HV_GENERATOR = "normal"
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """What the tuning needs of one game's evaluation: its linear weights (``keys``; ``anchor``
+    sets the scale and is not fitted by default), the shipped weights file, how to read one
+    weight and write fitted ones back, the features of a position, the players of self-play
+    and the decisions where a position is recorded."""
+
+    game_id: str
+    scenario: str
+    keys: tuple[str, ...]
+    anchor: str
+    weights_file: Path
+    load: Callable[[str | None], Any]
+    weight: Callable[[Any, str], float]
+    features: Callable[[Any, int, Any], dict[str, float]]
+    record_at: tuple[str, ...] | None  # decisions recorded once a turn (None: every kind, once a turn)
+
+
+def _cc_features(state: Any, side: int, w: Any) -> dict[str, float]:
+    return features(state, side, w)
+
+
+def _hv_features(state: Any, side: int, w: Any) -> dict[str, float]:
+    from kassen.ai.evaluate_games import hv_features
+
+    return hv_features(state, side)
+
+
+def _hv_load(path: str | None) -> Any:
+    from kassen.ai.evaluate_games import load_hv_weights
+
+    return dict(load_hv_weights(path))
+
+
+def _hv_tuned() -> Tuned:
+    from kassen.ai.evaluate_games import HV_TERMS, HV_WEIGHTS_FILE
+
+    return Tuned("honourable-victory", "meeting-engagement", HV_TERMS, "material", HV_WEIGHTS_FILE, _hv_load,
+                 lambda w, k: float(w.get(k, 0.0)), _hv_features, None)
+
+
+CC = Tuned("cc-samurai", "first-samurai-skirmish", tuple(LINEAR), ANCHOR, WEIGHTS_FILE, load_weights, weight,
+           _cc_features, ("play", "battle"))
+
+
+def tuned_game(game_id: str) -> Tuned:
+    """The tuning of ``game_id`` (C&C Samurai, An Honourable Victory!); SystemExit names the others."""
+    if game_id == CC.game_id:
+        return CC
+    if game_id == "honourable-victory":
+        return _hv_tuned()
+    raise SystemExit(f"--game: no tuned evaluation for {game_id!r} (cc-samurai, honourable-victory)")
+
+
+def _players(spec: GameSpec, w: Any, settings: dict[str, Any]) -> list[Any]:
+    if spec.game_id == CC.game_id:
+        return [TurnPlanner(spec.seed * 7919 + k, weights=w, **settings) for k in (0, 1)]
+    import functools
+    from dataclasses import replace
+
+    from kassen.ai.evaluate_games import evaluate_hv
+    from kassen.ai.players import halving_level
+    from kassen.rulesets.registry import get
+
+    g = get(spec.game_id)
+    level = {**g.ai.levels[HV_GENERATOR], **settings}
+    made = []
+    for k in (0, 1):
+        p = halving_level(replace(g, ai=replace(g.ai, levels={"tune": level})), "tune", spec.seed * 7919 + k)
+        p.evaluation = functools.partial(evaluate_hv, weights=w)
+        made.append(p)
+    return made
 
 
 # ------------------------------------------------------------------ self-play positions
 def play_positions(task: tuple[GameSpec, Weights, dict[str, Any]]) -> dict[str, Any]:
     """One self-play game (a Ray task): its recorded positions with their outcome, and its CPU time."""
+    from kassen.engine.protocol import CHANCE, sample_chance
+    from kassen.engine.rng import Rng
     from kassen.rulesets.registry import load_game
 
     spec, w, settings = task
+    tuned = tuned_game(spec.game_id)
     start = time.process_time()
     state = load_game(spec.game_id).new_state(spec.scenario, spec.seed)
-    players = [TurnPlanner(spec.seed * 7919 + k, weights=w, **settings) for k in (0, 1)]
+    players = _players(spec, w, settings)
+    chance = Rng(spec.seed * 31 + 7)
     records: list[dict[str, Any]] = []
     turn_seen: set[tuple[int, str]] = set()
     actions = 0
     while not state.is_terminal() and actions < spec.max_actions:
         seat = state.to_move()
+        if seat == CHANCE:
+            state = state.apply(sample_chance(state.chance_outcomes(), chance))
+            continue
         assert seat is not None
-        pending = state.pending_json() or {}
-        decision = str(pending.get("decision", ""))
+        decision = str(state.pending_kind())
         turn = int(state.observation(None).get("turn") or 0)
-        if decision in ("play", "battle") and (turn, decision) not in turn_seen:
+        if (tuned.record_at is None or decision in tuned.record_at) and (turn, decision) not in turn_seen:
             turn_seen.add((turn, decision))
             for side in (0, 1):
                 records.append({"side": side, "turn": turn, "at": decision,
-                                "f": {k: round(v, 6) for k, v in features(state, side, w).items() if v}})
+                                "f": {k: round(v, 6) for k, v in tuned.features(state, side, w).items() if v}})
         state = state.apply(players[seat].choose(state, seat))
         actions += 1
     res = state.result()
@@ -109,7 +200,7 @@ def read_games(path: Path) -> dict[int, dict[str, Any]]:
 
 
 def generate(work: Path, w: Weights, games: int, seed: int, scenario: str, ray: str, settings: dict[str, Any],
-             num_cpus: int | None, max_actions: int = 6000) -> dict[int, dict[str, Any]]:
+             num_cpus: int | None, max_actions: int = 6000, game_id: str = "cc-samurai") -> dict[int, dict[str, Any]]:
     """Play the games of seeds ``seed .. seed+games-1`` not yet in ``work``, appending each as it ends."""
     from rich.progress import (
         BarColumn,
@@ -122,7 +213,7 @@ def generate(work: Path, w: Weights, games: int, seed: int, scenario: str, ray: 
     work.mkdir(parents=True, exist_ok=True)
     path = work / "positions.jsonl"
     done = read_games(path)
-    todo = [(GameSpec("cc-samurai", scenario, ("tune", "tune"), s, max_actions=max_actions), w, settings)
+    todo = [(GameSpec(game_id, scenario, ("tune", "tune"), s, max_actions=max_actions), w, settings)
             for s in range(seed, seed + games) if s not in done]
     with Progress(TextColumn("[bold]self-play"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   TextColumn("{task.fields[positions]} positions")) as bar:
@@ -213,30 +304,31 @@ def fit_weights(x: Any, y: Any, w0: Any, k: float, prior: float, scale: Any, fix
     return w
 
 
-def usable_keys(games: Sequence[dict[str, Any]], w: Weights, requested: Sequence[str] | None) -> list[str]:
-    """The keys to fit: those requested (default every linear weight but :data:`ANCHOR`) whose
+def usable_keys(games: Sequence[dict[str, Any]], w: Weights, requested: Sequence[str] | None,
+                tuned: Tuned = CC) -> list[str]:
+    """The keys to fit: those requested (default every linear weight but the game's anchor) whose
     feature is not always 0 in the positions."""
     seen = {k for g in games for p in g["positions"] for k in p["f"]}
-    keys = list(requested) if requested else [k for k in LINEAR if k != ANCHOR]
-    bad = [k for k in keys if k not in LINEAR]
+    keys = list(requested) if requested else [k for k in tuned.keys if k != tuned.anchor]
+    bad = [k for k in keys if k not in tuned.keys]
     if bad:
-        raise SystemExit(f"--keys: {', '.join(bad)} not a linear weight (known: {', '.join(LINEAR)})")
+        raise SystemExit(f"--keys: {', '.join(bad)} not a linear weight (known: {', '.join(tuned.keys)})")
     return [k for k in keys if k in seen]
 
 
 def fit(games: dict[int, dict[str, Any]], w: Weights, keys: Sequence[str], prior: float,
-        rounds: int = 3) -> dict[str, Any]:
+        rounds: int = 3, tuned: Tuned = CC) -> dict[str, Any]:
     """Texel fit on the games (held-out: seeds that are multiples of :data:`HOLD_OUT`): ``K`` for
     the starting weights, then ``rounds`` times the weights for ``K`` and ``K`` for the weights;
     the fitted weights, the losses before and after, and the learning curve."""
     import numpy as np
 
-    cols = [k for k in LINEAR if k in keys or any(k in p["f"] for g in games.values() for p in g["positions"])]
+    cols = [k for k in tuned.keys if k in keys or any(k in p["f"] for g in games.values() for p in g["positions"])]
     train = [g for s, g in sorted(games.items()) if s % HOLD_OUT]
     held = [g for s, g in sorted(games.items()) if not s % HOLD_OUT]
     xt, yt = design(train, cols)
     xv, yv = design(held, cols)
-    w0 = np.array([weight(w, k) for k in cols])
+    w0 = np.array([tuned.weight(w, k) for k in cols])
     scale = np.maximum(np.abs(w0), 0.1)
     fixed = np.array([k not in keys for k in cols])
     k0 = fit_scale(xt, yt, w0)
@@ -331,18 +423,21 @@ def _ranges(seeds: list[int]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--weights", default=str(WEIGHTS_FILE), help="the starting weights (default: the shipped file)")
-    ap.add_argument("--keys", help="comma-separated linear weights to fit (default: all but block.triangle)")
+    ap.add_argument("--game", default=CC.game_id, help="cc-samurai (default) or honourable-victory")
+    ap.add_argument("--weights", help="the starting weights (default: the game's shipped file)")
+    ap.add_argument("--keys", help="comma-separated linear weights to fit (default: all but the anchor: "
+                    "block.triangle, HV's material)")
     ap.add_argument("--games", type=int, default=200, help="self-play games (seeds --seed .. --seed+games-1)")
     ap.add_argument("--seed", type=int, default=50000)
-    ap.add_argument("--scenario", default="first-samurai-skirmish")
+    ap.add_argument("--scenario", help="default: the First Samurai Skirmish, HV's meeting engagement")
     ap.add_argument("--work", default="tune-work", help="directory of the positions file (resumable)")
     ap.add_argument("--ray", default="local", help="'local' (a Ray on this machine, the default), a cluster "
                     "address (auto, HOST:6379, ray://HOST:10001), or 'none' (this process)")
     ap.add_argument("--num-cpus", type=int, help="CPUs of the local Ray (default: the machine's)")
     ap.add_argument("--max-actions", type=int, default=6000,
                     help="a game stopped after this many actions counts as a draw (smoke runs: a few hundred)")
-    ap.add_argument("--noise", type=float, default=0.0, help="the generator's chance of a random order or move")
+    ap.add_argument("--noise", type=float, default=0.0,
+                    help="the C&C generator's chance of a random order or move (HV: variety from its playouts)")
     ap.add_argument("--prior", type=float, default=0.01,
                     help="weight of the squared relative change from the starting weights")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of K, then the weights, fitted in turn")
@@ -352,26 +447,28 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
-    w = load_weights(args.weights)
-    settings = dict(PLANNER, noise=args.noise)
+    tuned = tuned_game(args.game)
+    w = tuned.load(args.weights)
+    scenario = args.scenario or tuned.scenario
+    settings = dict(PLANNER, noise=args.noise) if tuned is CC else {}
     work = Path(args.work)
     if args.fit_only:
         games = read_games(work / "positions.jsonl")
         if not games:
             ap.error(f"--fit-only: no games in {work / 'positions.jsonl'}")
     else:
-        games = generate(work, w, args.games, args.seed, args.scenario, args.ray, settings, args.num_cpus,
-                         args.max_actions)
+        games = generate(work, w, args.games, args.seed, scenario, args.ray, settings, args.num_cpus,
+                         args.max_actions, tuned.game_id)
     requested = [k.strip() for k in args.keys.split(",") if k.strip()] if args.keys else None
-    keys = usable_keys(list(games.values()), w, requested)
-    result = fit(games, w, keys, args.prior, args.rounds)
+    keys = usable_keys(list(games.values()), w, requested, tuned)
+    result = fit(games, w, keys, args.prior, args.rounds, tuned)
     before, after = result["loss_before"], result["loss_after"]
     print(f"{len(games)} games, {result['train_positions']} training and {result['held_out_positions']} held-out "
           f"positions; K = {result['K']:.4f}")
     print(f"mean log loss, training {before['train']:.4f} -> {after['train']:.4f}, "
           f"held-out {before['held_out']:.4f} -> {after['held_out']:.4f}")
     for k, v in result["weights"].items():
-        print(f"  {k:24} {weight(w, k):9.4f} -> {v:9.4f}")
+        print(f"  {k:24} {tuned.weight(w, k):9.4f} -> {v:9.4f}")
     if args.plot:
         plot(result, args.plot)
         print(f"learning curve written to {args.plot}")
@@ -381,10 +478,10 @@ def main(argv: list[str] | None = None) -> int:
         out["_tuning"] = {
             "method": "texel logistic fit on self-play positions (benchmarks/tune_eval.py)",
             "commit": _commit(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-            "games": len(games), "seeds": _ranges(list(games)), "scenario": args.scenario,
+            "game": tuned.game_id, "games": len(games), "seeds": _ranges(list(games)), "scenario": scenario,
             "positions": result["train_positions"] + result["held_out_positions"],
-            "cpu_hours": round(cpu / 3600, 4), "ray": args.ray, "generator": settings,
-            "start_weights": args.weights, "keys": keys, "prior": args.prior, "rounds": args.rounds,
+            "cpu_hours": round(cpu / 3600, 4), "ray": args.ray, "generator": settings if tuned is CC else {"level": HV_GENERATOR},
+            "start_weights": args.weights or str(tuned.weights_file), "keys": keys, "prior": args.prior, "rounds": args.rounds,
             "K": result["K"], "K_start": result["K_start"],
             "loss_before": before, "loss_after": after, "curve": result["curve"],
         }

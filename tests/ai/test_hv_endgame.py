@@ -158,7 +158,7 @@ def test_spare_units_reach_empty_zones_sooner_when_they_face_them():
     assert zones_within_reach(s)[0] == 0.0
 
 
-def test_a_side_one_unit_short_of_general_retreat_fears_any_rout(monkeypatch):
+def test_a_side_one_unit_short_of_general_retreat_fears_any_rout():
     from kassen.ai import evaluate_games
 
     s = _last_turn(0, 1)
@@ -169,9 +169,9 @@ def test_a_side_one_unit_short_of_general_retreat_fears_any_rout(monkeypatch):
     s.units["S6"].stands, s.units["S6"].hits = 3, 4  # two stands lost next: one left, it routs
     assert evaluate_games.rout_chance(s, 0, {}) == pytest.approx(1.0)
     feared, hoped = evaluate_games.evaluate_hv(s, 0), evaluate_games.evaluate_hv(s, 1)
-    monkeypatch.setattr(evaluate_games, "RETREAT_DANGER", 0.0)
-    assert feared < evaluate_games.evaluate_hv(s, 0) - 0.3
-    assert hoped > evaluate_games.evaluate_hv(s, 1) + 0.3  # and North hopes for it
+    fearless = {**evaluate_games.load_hv_weights(), "retreat_danger": 0.0}
+    assert feared < evaluate_games.evaluate_hv(s, 0, fearless) - 0.3
+    assert hoped > evaluate_games.evaluate_hv(s, 1, fearless) + 0.3  # and North hopes for it
 
 
 def test_the_optional_horizon_stops_a_playout_when_the_movement_phase_is_over():

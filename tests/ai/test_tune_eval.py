@@ -104,3 +104,85 @@ def test_self_play_records_positions_with_their_outcome():
     assert {p["at"] for p in g["positions"]} == {"play", "battle"}
     # unfinished after 60 actions: a draw for both sides
     assert g["winner"] is None and {p["y"] for p in g["positions"]} == {0.5}
+
+
+# ------------------------------------------------------------ An Honourable Victory!
+def _hv_states(n: int = 6):
+    """States of a seeded random An Honourable Victory! game, every few decisions."""
+    from kassen.engine.protocol import CHANCE, sample_chance
+    from kassen.engine.rng import Rng
+    from kassen.rulesets.registry import load_game
+
+    s, rng, out, steps = load_game("honourable-victory").new_state(None, 4), Rng(4), [], 0
+    while not s.is_terminal() and len(out) < n:
+        if s.to_move() == CHANCE:
+            s = s.apply(sample_chance(s.chance_outcomes(), rng))
+            continue
+        legal = [a for a in s.legal_actions() if a != "concede"] or s.legal_actions()
+        s = s.apply(legal[rng.randbelow(len(legal))])
+        steps += 1
+        if steps % 7 == 0:
+            out.append(s)
+    return out
+
+
+def test_the_hv_evaluation_is_its_weighted_features_clamped():
+    from kassen.ai.evaluate_games import HV_TERMS, evaluate_hv, hv_features, load_hv_weights
+
+    w = load_hv_weights()
+    assert set(w) == set(HV_TERMS)
+    for s in _hv_states():
+        for seat in (0, 1):
+            f = hv_features(s, seat)
+            assert set(f) == set(HV_TERMS)
+            linear = sum(w[k] * f[k] for k in HV_TERMS)
+            assert evaluate_hv(s, seat) == pytest.approx(max(-1.0, min(1.0, linear)), abs=1e-12)
+            doubled = {k: 2 * v for k, v in w.items()}  # weights given as a dict or as their file
+            assert evaluate_hv(s, seat, doubled) == pytest.approx(max(-1.0, min(1.0, 2 * linear)), abs=1e-12)
+
+
+def test_an_hv_weights_file_missing_a_term_is_refused_by_name(tmp_path):
+    from kassen.ai.evaluate_games import load_hv_weights
+
+    bad = tmp_path / "w.json"
+    bad.write_text(json.dumps({"material": 0.4}))
+    with pytest.raises(ValueError, match="missing HV weights zones"):
+        load_hv_weights(bad)
+
+
+def test_an_hv_level_plays_with_the_weights_file_its_settings_name(tmp_path):
+    from dataclasses import replace
+
+    from kassen.ai.evaluate_games import evaluate_hv, hv_features, load_hv_weights
+    from kassen.ai.players import halving_level
+    from kassen.rulesets.registry import get
+
+    mine = tmp_path / "w.json"
+    mine.write_text(json.dumps({**load_hv_weights(), "material": 3.0}))
+    spec = get("honourable-victory")
+    levels = {"x": {**spec.ai.levels["normal"], "weights": str(mine)}}
+    p = halving_level(replace(spec, ai=replace(spec.ai, levels=levels)), "x", 1)
+    s = _hv_states(1)[0]
+    next(u for u in s.units.values() if u.side == 1).hits = 2  # North has lost ground in stands
+    assert hv_features(s, 0)["material"] > 0
+    assert p.evaluation(s, 0) == evaluate_hv(s, 0, str(mine)) > evaluate_hv(s, 0)
+
+
+def test_hv_self_play_records_every_decision_kind_once_a_turn_with_its_outcome():
+    from kassen.ai.series import GameSpec
+
+    tuned = tune_eval.tuned_game("honourable-victory")
+    spec = GameSpec("honourable-victory", None, ("tune", "tune"), 70001, max_actions=400)
+    g = tune_eval.play_positions((spec, tuned.load(None), {"playouts": 8, "end_playouts": 4}))
+    assert g["seed"] == 70001 and g["positions"]
+    assert {p["side"] for p in g["positions"]} == {0, 1}
+    seen = [(p["turn"], p["at"], p["side"]) for p in g["positions"]]
+    assert len(seen) == len(set(seen))  # once a turn and kind, for each side
+    assert set().union(*(p["f"] for p in g["positions"])) <= set(tuned.keys)
+    ys = {p["y"] for p in g["positions"]}
+    assert ys == ({0.5} if g["winner"] is None else {0.0, 1.0})
+
+
+def test_a_game_without_a_tuned_evaluation_is_named():
+    with pytest.raises(SystemExit, match="'kensei'"):
+        tune_eval.tuned_game("kensei")

@@ -20,7 +20,10 @@ of every Battlefield from the cards as they stand, on the determinized cards).
 
 from __future__ import annotations
 
+import json
 import math
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kassen.ai.playout import playout_policy
@@ -41,13 +44,48 @@ def _terminal(state: State, seat: int) -> float | None:
     return 0.0 if res.winner is None else (1.0 if res.winner == seat else -1.0)
 
 
-def evaluate_hv(state: State, seat: int) -> float:
-    """How well ``seat`` stands in An Honourable Victory! (public facts only: the board,
-    the tally, the Daimyo, the turn)."""
-    done = _terminal(state, seat)
-    if done is not None:
-        return done
-    s: HVState = state  # type: ignore[assignment]
+#: the weights of An Honourable Victory!'s evaluation, by term (``weights_hv.json`` holds the
+#: ones played; ``benchmarks/tune_eval.py --game honourable-victory`` fits them)
+HV_WEIGHTS_FILE = Path(__file__).with_name("weights_hv.json")
+HVWeights = dict[str, float]
+#: the terms: the stands' share left (material), the uncontested zones and the zones within reach
+#: (zones; zones_late grows with the end's nearness squared), the tally against the breakpoint, the
+#: Daimyo, the zone lead once a side nears its breakpoint, general retreat, one unit short of it
+HV_TERMS = ("material", "zones", "zones_late", "breakpoint", "daimyo", "zone_lead", "general_retreat",
+            "retreat_danger")
+_HV_LOADED: dict[str, HVWeights] = {}
+
+
+def load_hv_weights(path: str | Path | None = None) -> HVWeights:
+    """The HV evaluation weights in ``path`` (default :file:`weights_hv.json`), read once; raises
+    ``ValueError`` naming a missing or unknown term."""
+    key = str(path or HV_WEIGHTS_FILE)
+    got = _HV_LOADED.get(key)
+    if got is None:
+        with open(key, encoding="utf-8") as f:
+            data = json.load(f)
+        missing = [k for k in HV_TERMS if not isinstance(data.get(k), (int, float))]
+        if missing:
+            raise ValueError(f"{key}: missing HV weights {', '.join(missing)}")
+        got = _HV_LOADED[key] = {k: float(data[k]) for k in HV_TERMS}
+    return got
+
+
+@dataclass
+class _HVTerms:
+    mat: float
+    zone_term: float
+    progress: float
+    broken: float
+    daimyo: float
+    #: a side is near its breakpoint, and the zone lead then counts (1, 0 or -1)
+    near: bool
+    lead: float
+    #: per side at risk, in order (own first): (sign, general retreat, chance of it one unit short)
+    retreat: list[tuple[float, bool, float]]
+
+
+def _hv_terms(s: HVState, seat: int) -> _HVTerms:
     zones = s.table.zones()
     held: list[set[str]] = [set(), set()]
     on = [0, 0]
@@ -76,21 +114,50 @@ def evaluate_hv(state: State, seat: int) -> float:
     progress = min(1.0, max(s.turn / limit, *broken))
     reach = zones_within_reach(s)
     zone_term = (unc[me] - unc[op] + REACH_WEIGHT * (reach[me] - reach[op])) / len(zones)
-    val = 0.45 * mat + (0.15 + 0.45 * progress * progress) * zone_term + 0.3 * (broken[op] - broken[me])
-    val += 0.06 * ((s.daimyo[me] is not None) - (s.daimyo[op] is not None))
     # the side nearer its breakpoint decides the battle on zones soon: the zone lead then counts double
-    if max(broken) >= 0.75:
-        val += 0.15 * (1.0 if unc[me] > unc[op] else -1.0 if unc[me] < unc[op] else 0.0)
+    lead = 0.0
+    near = max(broken) >= 0.75
+    if near:
+        lead = 1.0 if unc[me] > unc[op] else -1.0 if unc[me] < unc[op] else 0.0
+    retreat: list[tuple[float, bool, float]] = []
     for k, sign in ((me, -1.0), (op, 1.0)):
         if off[k] > on[k]:  # in general retreat at the next Determine Victory Phase
-            val += 0.6 * sign
+            retreat.append((sign, True, 1.0))
         elif on[k] - off[k] <= 1:  # one more unit off the table puts it in general retreat
-            val += RETREAT_DANGER * sign * rout_chance(s, k, coming)
+            retreat.append((sign, False, rout_chance(s, k, coming)))
+    return _HVTerms(mat, zone_term, progress, broken[op] - broken[me],
+                    float((s.daimyo[me] is not None) - (s.daimyo[op] is not None)), near, lead, retreat)
+
+
+def hv_features(state: State, seat: int) -> dict[str, float]:
+    """The evaluation's terms for ``seat`` before their weights (:data:`HV_TERMS`): the evaluation
+    of a position not over is ``sum(w[k] * f[k])``, clamped to [-1, 1] (the tuning's design matrix)."""
+    s: HVState = state  # type: ignore[assignment]
+    t = _hv_terms(s, seat)
+    return {"material": t.mat, "zones": t.zone_term, "zones_late": t.progress * t.progress * t.zone_term, "breakpoint": t.broken,
+            "daimyo": t.daimyo, "zone_lead": t.lead,
+            "general_retreat": sum(sign for sign, general, _ in t.retreat if general),
+            "retreat_danger": sum(sign * p for sign, general, p in t.retreat if not general)}
+
+
+def evaluate_hv(state: State, seat: int, weights: HVWeights | str | Path | None = None) -> float:
+    """How well ``seat`` stands in An Honourable Victory! (public facts only: the board,
+    the tally, the Daimyo, the turn), with ``weights`` (or the file of them; default:
+    :func:`load_hv_weights`)."""
+    done = _terminal(state, seat)
+    if done is not None:
+        return done
+    w = weights if isinstance(weights, dict) else load_hv_weights(weights)
+    s: HVState = state  # type: ignore[assignment]
+    t = _hv_terms(s, seat)
+    val = (w["material"] * t.mat + (w["zones"] + w["zones_late"] * t.progress * t.progress) * t.zone_term
+           + w["breakpoint"] * t.broken)
+    val += w["daimyo"] * t.daimyo
+    if t.near:
+        val += w["zone_lead"] * t.lead
+    for sign, general, p in t.retreat:
+        val += w["general_retreat"] * sign if general else w["retreat_danger"] * sign * p
     return max(-1.0, min(1.0, val))
-
-
-#: what the chance that a side one unit short of general retreat loses another unit is worth
-RETREAT_DANGER = 0.5
 
 
 def rout_chance(s: HVState, side: int, coming: dict[str, float]) -> float:

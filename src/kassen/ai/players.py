@@ -10,6 +10,7 @@ budgets to match. The base class and its rules of fair play are in :mod:`kassen.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import os
@@ -84,9 +85,14 @@ def halving_level(spec: RulesetSpec, level: str, seed: int) -> Player:
     ai = spec.ai
     if ai.evaluation is None:
         raise KassenError(f"{spec.id}: its look-ahead levels need an evaluation (AISpec.evaluation)")
-    return HalvingPlayer(seed, evaluation=hook(ai.evaluation), name=level,
+    settings = dict(ai.levels[level])
+    evaluation = hook(ai.evaluation)
+    weights = settings.pop("weights", None)
+    if weights is not None:  # a weights file of the evaluation (``evaluate_hv``'s ``weights``)
+        evaluation = functools.partial(evaluation, weights=str(weights))
+    return HalvingPlayer(seed, evaluation=evaluation, name=level,
                          endgame=hook(ai.endgame) if ai.endgame else None,
-                         horizon=hook(ai.horizon) if ai.horizon else None, **ai.levels[level])
+                         horizon=hook(ai.horizon) if ai.horizon else None, **settings)
 
 
 def generic_level(level: str, seed: int) -> Player:
