@@ -105,7 +105,7 @@ class Dests:
 
 #: the movement searches of a state that has made none yet (``CCState._mv``): shared, never written
 #: (the first search gives the state a dict of its own), so a fork allocates none
-NO_MOVES: dict[str, Dests] = {}
+NO_MOVES: dict[int, Dests] = {}
 
 
 def _diff_hexes(old: dict[Hex, Any], new: dict[Hex, Any]) -> list[Hex]:
@@ -211,8 +211,8 @@ class CCStateData:
     _legal: list[str] | None
     #: movement searches of this state, and of the state it was cloned from (reused by apply),
     #: keyed by ``movement.UNIT_KEY`` / ``LEADER_KEY`` of the hex
-    _mv: dict[str, Dests]
-    _mv_prev: dict[str, Dests]
+    _mv: dict[int, Dests]
+    _mv_prev: dict[int, Dests]
     #: the parent's pieces and movement context, to tell which of its searches still hold
     _prev_units: dict[Hex, Unit] | None
     _prev_leaders: dict[Hex, Leader]

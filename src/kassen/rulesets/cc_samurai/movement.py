@@ -41,10 +41,11 @@ if TYPE_CHECKING:
 #: hex -> ``move F3 `` and ``move F3 leader `` (a destination follows)
 MOVE_PRE: dict[Hex, str] = {h: f"move {n} " for h, n in NAMES.items()}
 MOVE_LEADER_PRE: dict[Hex, str] = {h: f"move {n} leader " for h, n in NAMES.items()}
-#: hex -> the key of its unit's and of its Leader's movement search in ``_mv``: strings, whose hash
-#: is computed once (a tuple key's is computed again at every look-up)
-UNIT_KEY: dict[Hex, str] = {h: "u" + n for h, n in NAMES.items()}
-LEADER_KEY: dict[Hex, str] = {h: "l" + n for h, n in NAMES.items()}
+#: hex -> the key of its unit's and of its Leader's movement search in ``_mv``: the hex's id
+#: (``board.HEX_ID``) doubled, plus one for the Leader (an int hashes to itself; a tuple key's hash is
+#: computed again at every look-up)
+UNIT_KEY: dict[Hex, int] = {h: 2 * i for h, i in HEX_ID.items()}
+LEADER_KEY: dict[Hex, int] = {h: 2 * i + 1 for h, i in HEX_ID.items()}
 
 
 def _unit_move_text(who: str, ut: UnitType, with_kind: str | None, frm: str, to: str,
@@ -99,7 +100,7 @@ def _move_ctx(s: CCState) -> tuple[Any, ...]:
             s.active, s.terrain)
 
 
-def _reused_search(s: CCState, key: str, h: Hex, same_ctx: bool | None = None) -> Dests | None:
+def _reused_search(s: CCState, key: int, h: Hex, same_ctx: bool | None = None) -> Dests | None:
     """The parent state's search for ``key`` when nothing it looked at has changed since:
     the same movement context (``same_ctx``, when the caller compared it), and every hex whose
     pieces differ farther than it looked."""
@@ -128,7 +129,7 @@ def _unit_moves(s: CCState, h: Hex, same_ctx: bool | None = None) -> Dests:
     return _moves(s, UNIT_KEY[h], h, same_ctx, False)
 
 
-def _moves(s: CCState, key: str, h: Hex, same_ctx: bool | None, leader: bool) -> Dests:
+def _moves(s: CCState, key: int, h: Hex, same_ctx: bool | None, leader: bool) -> Dests:
     """The movement search of the unit (or, with ``leader``, the Leader moving on his own) at
     ``h``: this state's, else the parent's when it still holds (``_reused_search``), else new."""
     mv = s._mv

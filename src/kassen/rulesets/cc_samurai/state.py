@@ -141,8 +141,8 @@ class CCState(CCStateData, TaskMachine, State):
         self._stk_shared = 0
         #: movement searches of this state, and of the state it was cloned from (reused by apply),
         #: keyed by ``movement.UNIT_KEY`` / ``LEADER_KEY`` of the hex
-        self._mv: dict[str, Dests] = {}
-        self._mv_prev: dict[str, Dests] = {}
+        self._mv: dict[int, Dests] = {}
+        self._mv_prev: dict[int, Dests] = {}
         #: the parent's pieces and movement context, to tell which of its searches still hold
         self._prev_units: dict[Hex, Unit] | None = None
         self._prev_leaders: dict[Hex, Leader] = {}
