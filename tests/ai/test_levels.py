@@ -23,6 +23,7 @@ def _cheap(player: Player) -> Player:
     """The same player with a small budget: legality and fairness do not depend on it."""
     if isinstance(player, HalvingPlayer):
         player.playouts = min(player.playouts, 12)
+        player.end_playouts = min(player.end_playouts, 12)
     if isinstance(player, MCTSPlayer):
         player.iterations = min(player.iterations, 15)
     if isinstance(player, GreedyPlayer):

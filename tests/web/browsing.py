@@ -7,10 +7,15 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+#: one HTTP client for the browser tests' API calls: ``httpx.get`` builds a new client, and with it
+#: an SSL context loading the CA bundle (~60 ms of CPU), for every plain-HTTP loopback request
+HTTP = httpx.Client(timeout=30)
 
 
 def open_page(browser: Any, url: str, *, height: int = 800, pace: str | None = None,

@@ -12,10 +12,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.web.browsing import ARTIFACTS, open_page, wait_turn_or_result
+from tests.web.browsing import ARTIFACTS, HTTP, open_page, wait_turn_or_result
 from tests.web.test_restart import Server, free_port
 
 HEX = re.compile(r"^[A-Y]([0-9]{1,2})$")
@@ -48,6 +47,7 @@ def choose(actions: list[str], ordered: int, obs: dict[str, Any]) -> str:
 
 def test_a_battle_against_the_ai_in_the_browser(browser: Any, server: Server) -> None:
     ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    ctx.add_init_script("localStorage.setItem('kassen.pace', 'instant');")
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -59,7 +59,7 @@ def test_a_battle_against_the_ai_in_the_browser(browser: Any, server: Server) ->
     assert page.locator("#board [data-unit]").count() == 20
 
     def api_view() -> dict[str, Any]:
-        r = httpx.get(f"{server.base}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        r = HTTP.get(f"{server.base}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
         data: dict[str, Any] = r.json()
         return data
 
@@ -176,7 +176,7 @@ def test_a_battle_against_the_ai_in_the_browser(browser: Any, server: Server) ->
 
 
 def test_two_browsers_play_each_other_through_their_links(browser: Any, server: Server) -> None:
-    r = httpx.post(f"{server.base}/api/games", json={"seats": ["human", "human"]}, timeout=10)
+    r = HTTP.post(f"{server.base}/api/games", json={"seats": ["human", "human"]}, timeout=10)
     red, blue = r.json()["seats"]
     pages = []
     for seat in (red, blue):
@@ -204,11 +204,11 @@ def test_a_unit_moves_by_clicks_onto_a_hex_held_by_a_lone_friendly_leader(browse
     the Leader's token covers the hex: clicking the unit, then that token, must make the move.
     The position is reached through the API (two human seats; the test server's deals are
     seeded): Red splits Leaders off and moves them alone until a Red move ends on one."""
-    r = httpx.post(f"{server.base}/api/games", json={"seats": ["human", "human"]}, timeout=10).json()
+    r = HTTP.post(f"{server.base}/api/games", json={"seats": ["human", "human"]}, timeout=10).json()
     gid, tokens = r["game_id"], [seat["token"] for seat in r["seats"]]
 
     def view(token: str) -> dict[str, Any]:
-        data: dict[str, Any] = httpx.get(f"{server.base}/api/games/{gid}",
+        data: dict[str, Any] = HTTP.get(f"{server.base}/api/games/{gid}",
                                          headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
         return data
 
@@ -234,7 +234,7 @@ def test_a_unit_moves_by_clicks_onto_a_hex_held_by_a_lone_friendly_leader(browse
         if pick is None:
             pick = next((a for a in ("done", "end-move", "end-battle", "pass", "stay", "no-battle-back", "no-bonus",
                                      "keep-dragons", "take-honor") if a in actions), actions[0])
-        posted = httpx.post(f"{server.base}/api/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[seat]}"},
+        posted = HTTP.post(f"{server.base}/api/games/{gid}/actions", headers={"Authorization": f"Bearer {tokens[seat]}"},
                             json={"action": pick, "at": v["version"]}, timeout=10)
         assert posted.status_code == 200, posted.text
     assert found, "no Red move onto a lone Red Leader within 400 actions"
@@ -277,7 +277,7 @@ def test_a_game_without_its_own_view_and_the_replay(browser: Any, tmp_path: Path
             time.sleep(0.05)
         try:
             base = f"http://127.0.0.1:{port}"
-            north, south = httpx.post(f"{base}/api/games", json={"ruleset": "duel", "seats": ["human", "human"]},
+            north, south = HTTP.post(f"{base}/api/games", json={"ruleset": "duel", "seats": ["human", "human"]},
                                       timeout=10).json()["seats"]
             ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
             pn, ps = ctx.new_page(), ctx.new_page()
@@ -323,7 +323,7 @@ def test_the_clans_table_and_the_zone_table_in_the_browser(browser: Any, server:
                                                            scenario: str, seats: list[str], selector: str,
                                                            words: list[str]) -> None:
     """Issues 8 and 9: each game has its own table view; a person plays against the AI in it."""
-    r = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "scenario": scenario, "seats": seats},
+    r = HTTP.post(f"{server.base}/api/games", json={"ruleset": ruleset, "scenario": scenario, "seats": seats},
                    timeout=10)
     assert r.status_code == 201, r.text
     me = r.json()["seats"][0]
@@ -350,7 +350,7 @@ def test_the_clans_table_and_the_zone_table_in_the_browser(browser: Any, server:
 
 
 def test_watching_two_computers_shows_no_hand(browser: Any, server: Server) -> None:
-    r = httpx.post(f"{server.base}/api/games", json={"seats": ["greedy", "random"]}, timeout=10)
+    r = HTTP.post(f"{server.base}/api/games", json={"seats": ["greedy", "random"]}, timeout=10)
     assert r.status_code == 201, r.text
     ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
     page = ctx.new_page()
@@ -408,7 +408,7 @@ def test_the_page_runs_under_its_content_security_policy(browser: Any, server: S
 def test_a_damaged_link_says_what_is_wrong(browser: Any, server: Server, fragment: str, words: str) -> None:
     """Issue 18, item 17: a badly encoded fragment threw an uncaught URIError and stayed on
     "Loading…"; a token with a newline said "cannot reach the server"."""
-    r = httpx.post(server.base + "/api/games", json={"seats": ["human", "human"]}, timeout=10)
+    r = HTTP.post(server.base + "/api/games", json={"seats": ["human", "human"]}, timeout=10)
     gid = r.json()["game_id"]
     ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
     page = ctx.new_page()
@@ -426,18 +426,18 @@ def test_a_damaged_link_says_what_is_wrong(browser: Any, server: Server, fragmen
 def test_done_ordering_with_nothing_ordered_asks_first(browser: Any, server: Server) -> None:
     """Issue 18, item 14: key 1 was "Done ordering" even with no unit ordered, throwing the
     turn away in one keystroke. Now the page asks; Esc keeps the turn, Enter confirms."""
-    r = httpx.post(server.base + "/api/games", json={"seats": ["human", "human"]}, timeout=10)
+    r = HTTP.post(server.base + "/api/games", json={"seats": ["human", "human"]}, timeout=10)
     red = r.json()["seats"][0]
     gid = r.json()["game_id"]
     seats = [{"Authorization": f"Bearer {s['token']}"} for s in r.json()["seats"]]
     for _ in range(20):  # Red plays a Section card; any Dragon card question is passed
-        views = [httpx.get(f"{server.base}/api/games/{gid}", headers=h, timeout=10).json() for h in seats]
+        views = [HTTP.get(f"{server.base}/api/games/{gid}", headers=h, timeout=10).json() for h in seats]
         mover = next(i for i, v in enumerate(views) if v["your_turn"])
         acts = [a["action"] for a in views[mover]["actions"]]
         if mover == 0 and "done" in acts:
             break
         pick = next((a for a in acts if a.startswith("play order-")), "pass" if "pass" in acts else acts[0])
-        httpx.post(f"{server.base}/api/games/{gid}/actions", headers=seats[mover], json={"action": pick}, timeout=10)
+        HTTP.post(f"{server.base}/api/games/{gid}/actions", headers=seats[mover], json={"action": pick}, timeout=10)
     ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
     page = ctx.new_page()
     page.goto(server.base + red["url"])
@@ -459,7 +459,7 @@ def test_done_ordering_with_nothing_ordered_asks_first(browser: Any, server: Ser
 def test_a_long_card_text_can_be_read_whole(browser: Any, server: Server) -> None:
     """Issue 18, item 14: card texts in the hand were cut off with no way to read them; a card
     pointed at (or focused) now shows its whole text, and carries it as its title."""
-    r = httpx.post(server.base + "/api/games", json={"seats": ["human", "human"]}, timeout=10)
+    r = HTTP.post(server.base + "/api/games", json={"seats": ["human", "human"]}, timeout=10)
     ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
     page = ctx.new_page()
     page.goto(server.base + r.json()["seats"][0]["url"])
@@ -479,11 +479,11 @@ def test_a_long_card_text_can_be_read_whole(browser: Any, server: Server) -> Non
 def test_an_honourable_victory_turn_is_played_by_clicking_units(browser: Any, server: Server) -> None:
     """Issue 18, item 13: the actions were a column of 40+ buttons. A unit with something to do
     glows on the zone grid; clicking it shows its actions by it; the panel keeps the rest."""
-    r = httpx.post(server.base + "/api/games", json={"ruleset": "honourable-victory", "scenario": "meeting-engagement",
+    r = HTTP.post(server.base + "/api/games", json={"ruleset": "honourable-victory", "scenario": "meeting-engagement",
                                                      "seats": ["human", "human"]}, timeout=10)
     seats = r.json()["seats"]
     gid = r.json()["game_id"]
-    first = next(s for s in seats if httpx.get(f"{server.base}/api/games/{gid}",
+    first = next(s for s in seats if HTTP.get(f"{server.base}/api/games/{gid}",
                                                headers={"Authorization": f"Bearer {s['token']}"},
                                                timeout=10).json()["your_turn"])
     ctx = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
@@ -521,7 +521,7 @@ def test_a_clan_game_is_played_by_clicking_cards(browser: Any, server: Server) -
     row of cards with Strength and ability; a card is played by clicking it, then a glowing
     side of a Battlefield; abilities point at glowing face-down cards; Resolve sits on the tile.
     A whole game against the AI is played so, the panel used only for what the table lacks."""
-    r = httpx.post(server.base + "/api/games", json={"ruleset": "clans", "scenario": "2-players",
+    r = HTTP.post(server.base + "/api/games", json={"ruleset": "clans", "scenario": "2-players",
                                                      "seats": ["human", "greedy"]}, timeout=10)
     me = r.json()["seats"][0]
     ctx, page, errors = open_page(browser, server.base + me["url"], height=900, ready="#hand")
@@ -574,7 +574,7 @@ def _phone_page(browser: Any, server: Server, ruleset: str, scenario: str | None
     body: dict[str, Any] = {"ruleset": ruleset, "seats": ["human", "greedy"]}
     if scenario:
         body["scenario"] = scenario
-    r = httpx.post(server.base + "/api/games", json=body, timeout=10)
+    r = HTTP.post(server.base + "/api/games", json=body, timeout=10)
     me = r.json()["seats"][0]
     ctx = browser.new_context(bypass_csp=True, viewport={"width": 390, "height": 844}, is_mobile=True,
                               has_touch=True, device_scale_factor=2)
@@ -663,7 +663,7 @@ def test_the_board_zooms_with_two_fingers(browser: Any, server: Server) -> None:
 def test_the_kensei_companion_page_tracks_the_turn_and_resolves_a_roll(browser: Any, server: Server) -> None:
     """Issue 17: a Kensei page with the two rosters, the turn tracker, markers per troop, the
     table's question, and the roll resolver with its distribution bars."""
-    r = httpx.post(server.base + "/api/games", json={"ruleset": "kensei", "seats": ["human", "human"]}, timeout=10)
+    r = HTTP.post(server.base + "/api/games", json={"ruleset": "kensei", "seats": ["human", "human"]}, timeout=10)
     assert r.status_code == 201, r.text
     seats = r.json()["seats"]
     ctx, page, errors = open_page(browser, server.base + seats[0]["url"], height=900, ready="#kensei-table .ks-army")

@@ -6,15 +6,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.web.browsing import open_page
+from tests.web.browsing import HTTP, open_page
 from tests.web.test_restart import Server
 
 
 def test_concede_asks_then_the_other_side_wins_and_the_replay_opens(browser: Any, server: Server) -> None:
-    r = httpx.post(f"{server.base}/api/games", json={"seats": ["human", "human"]}, timeout=10)
+    r = HTTP.post(f"{server.base}/api/games", json={"seats": ["human", "human"]}, timeout=10)
     seats = r.json()["seats"]
     pages = []
     for seat in seats:
@@ -49,7 +48,7 @@ def test_concede_asks_then_the_other_side_wins_and_the_replay_opens(browser: Any
 
 
 def test_a_watch_link_has_no_concede_button(browser: Any, server: Server) -> None:
-    r = httpx.post(f"{server.base}/api/games", json={"seats": ["human", "human"]}, timeout=10)
+    r = HTTP.post(f"{server.base}/api/games", json={"seats": ["human", "human"]}, timeout=10)
     ctx, pg, _ = open_page(browser, server.base + r.json()["watch"]["url"])
     assert pg.locator("#concede").count() == 0
     ctx.close()
@@ -65,7 +64,7 @@ def test_a_watch_link_has_no_concede_button(browser: Any, server: Server) -> Non
 ])
 def test_the_rules_primer_of_each_game_renders(browser: Any, server: Server, ruleset: str, scenario: str | None,
                                                 words: str) -> None:
-    r = httpx.post(f"{server.base}/api/games", json={"ruleset": ruleset, "scenario": scenario,
+    r = HTTP.post(f"{server.base}/api/games", json={"ruleset": ruleset, "scenario": scenario,
                                                      "seats": ["human", "human"]}, timeout=10)
     assert r.status_code == 201, r.text
     ctx, pg, _ = open_page(browser, server.base + r.json()["seats"][0]["url"], ready="#primer-btn")

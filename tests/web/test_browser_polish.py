@@ -9,10 +9,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.web.browsing import ARTIFACTS
+from tests.web.browsing import ARTIFACTS, HTTP
 from tests.web.test_browser_turns import api, new_game
 from tests.web.test_restart import Server, free_port
 
@@ -307,7 +306,7 @@ def _walk_the_api(server: Server, found: list[str]) -> None:
     for g in cat["games"]:
         for sc in g["scenarios"]:
             seats = ["human"] * len(sc.get("sides") or g["seats"])
-            r = httpx.post(server.base + "/api/games", json={"ruleset": g["id"], "scenario": sc["id"], "seats": seats},
+            r = HTTP.post(server.base + "/api/games", json={"ruleset": g["id"], "scenario": sc["id"], "seats": seats},
                            timeout=30)
             assert r.status_code in (201, 400), r.text  # 400: a scenario for more seats than the game's default
             if r.status_code != 201:
@@ -316,7 +315,7 @@ def _walk_the_api(server: Server, found: list[str]) -> None:
             made_games += 1
             tok = made["seats"][0]["token"]
             for path in (f"/api/games/{made['game_id']}", f"/api/games/{made['game_id']}/reference"):
-                text = httpx.get(server.base + path, headers={"Authorization": f"Bearer {tok}"}, timeout=30).text
+                text = HTTP.get(server.base + path, headers={"Authorization": f"Bearer {tok}"}, timeout=30).text
                 found += [f"{g['id']} {sc['id']} {path}: {m.group(0)}" for m in REPO.finditer(text)]
     assert made_games >= 10
 
@@ -390,7 +389,7 @@ def test_the_orders_count_on_the_page_counts_only_the_units_that_can_take_them(b
     an order nobody could take; with one Red unit a section, the page says "0 of 1 given"."""
     numbered: list[dict[str, Any]] = []
     for _ in range(8):  # a deal with a card ordering 2 or more units in one section (most deals have one)
-        r = httpx.post(server.base + "/api/editor/play", json={"text": SPARSE, "seats": ["human", "human"]}, timeout=30)
+        r = HTTP.post(server.base + "/api/editor/play", json={"text": SPARSE, "seats": ["human", "human"]}, timeout=30)
         assert r.status_code == 201, r.text
         g = r.json()
         gid, red, blue = g["game_id"], g["seats"][0]["token"], g["seats"][1]["token"]

@@ -17,10 +17,9 @@ import re
 import time
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.web.browsing import ARTIFACTS
+from tests.web.browsing import ARTIFACTS, HTTP
 from tests.web.test_restart import Server
 
 HEXRE = re.compile(r"^[A-Y][0-9]{1,2}$")
@@ -29,9 +28,9 @@ HEXRE = re.compile(r"^[A-Y][0-9]{1,2}$")
 def api(server: Server, path: str, token: str | None = None, body: Any = None) -> Any:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     if body is None:
-        r = httpx.get(server.base + path, headers=headers, timeout=30)
+        r = HTTP.get(server.base + path, headers=headers, timeout=30)
     else:
-        r = httpx.post(server.base + path, headers=headers, json=body, timeout=30)
+        r = HTTP.post(server.base + path, headers=headers, json=body, timeout=30)
     assert r.status_code in (200, 201), r.text
     return r.json()
 
@@ -464,7 +463,7 @@ def test_no_raw_action_on_any_button(browser: Any, server: Server, ruleset: str)
             checked += 1
             page.goto("about:blank")
         a = walk_pick(rng, actions)
-        r = httpx.post(f"{server.base}/api/games/{gid}/actions?since=999999",
+        r = HTTP.post(f"{server.base}/api/games/{gid}/actions?since=999999",
                        headers={"Authorization": f"Bearer {tokens[mover]}"},
                        json={"action": a, "at": v["version"]}, timeout=30)
         assert r.status_code == 200, r.text

@@ -10,9 +10,9 @@ import re
 import time
 from typing import Any
 
-import httpx
 from playwright.sync_api import expect
 
+from tests.web.browsing import HTTP
 from tests.web.test_restart import Server, act, pick, view
 
 #: (hex, unit, Leader) of each side, every section held from each side's own point of view
@@ -103,7 +103,7 @@ def test_a_designer_builds_saves_plays_and_measures_a_battle(browser: Any, serve
         else:
             was_blue = was_blue or v["to_move"] == 1
             time.sleep(0.2)
-    log = httpx.get(f"{server.base}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+    log = HTTP.get(f"{server.base}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
     assert log["version"] > 6 and log["scenario"] == "my-battle"
     # how balanced? 20 games greedy against greedy, the progress, then the lobby's note and plot
     expect(page.locator("#ed-bal-games")).to_have_value("20")

@@ -21,7 +21,7 @@ def aggressive_policy(state, legal: list[str], rng: Rng) -> str:
         return rng.choice(fights)
     moves = [a for a in legal if a.startswith("move ")]
     if moves and rng.randbelow(10) < 8:
-        closer = [a for a in moves if _closes_in(state, a)]
+        closer = _closing_in(state, moves)
         return rng.choice(closer or moves)
     orders = [a for a in legal if a.startswith("order ")]
     if orders and rng.randbelow(10) < 9:
@@ -29,16 +29,43 @@ def aggressive_policy(state, legal: list[str], rng: Rng) -> str:
     return rng.choice(legal)
 
 
-def _closes_in(state: CCState, action: str) -> bool:
-    parts = action.split()
-    if parts[-1] == "off":
-        return False
-    a, b = state.b.parse(parts[1]), state.b.parse(parts[-1])
+def _closing_in(state: CCState, moves: list[str]) -> list[str]:
+    """The moves that end nearer the closest enemy unit than they start."""
     side = state.to_move()
     enemies = [h for h, u in state.units.items() if u.side != side]
     if not enemies:
-        return False
-    return min(state.b.distance(b, e) for e in enemies) < min(state.b.distance(a, e) for e in enemies)
+        return []
+    b = state.b
+    parse, distance = b.parse, b.distance
+    nearest: dict[str, int] = {}
+
+    def near(name: str) -> int:
+        d = nearest.get(name)
+        if d is None:
+            h = parse(name)
+            d = nearest[name] = min(distance(h, e) for e in enemies)
+        return d
+
+    out = []
+    for a in moves:
+        parts = a.split()
+        if parts[-1] != "off" and near(parts[-1]) < near(parts[1]):
+            out.append(a)
+    return out
+
+
+#: game -> (Command cards, Dragon cards) in play: the decks' sizes the card counts must keep
+_DECKS: dict[int, tuple[int, int]] = {}
+
+
+def _deck_sizes(state: CCState) -> tuple[int, int]:
+    sizes = _DECKS.get(id(state.game))
+    if sizes is None:
+        t = state.game.tables
+        sizes = _DECKS[id(state.game)] = (
+            sum(1 for slug in t.command_ids.values() if state.game.card_playable(slug)),
+            sum(1 for slug in t.dragon_ids.values() if dragons.implemented(slug)))
+    return sizes
 
 
 def invariants(state: CCState, prev: CCState | None) -> None:
@@ -87,9 +114,7 @@ def invariants(state: CCState, prev: CCState | None) -> None:
     cmd.extend(fs["card"] for fs in state.ti.get("first_strikes", []))
     for t in state.stack:
         cmd.extend(t.get("drawn", []))
-    t = state.game.tables
-    deck_size = sum(1 for slug in t.command_ids.values() if state.game.card_playable(slug))
-    dragon_deck_size = sum(1 for slug in t.dragon_ids.values() if dragons.implemented(slug))
+    deck_size, dragon_deck_size = _deck_sizes(state)
     if len(cmd) != len(set(cmd)) or len(cmd) != deck_size:
         raise ContractViolation(f"Command cards not conserved: {len(cmd)} cards, {len(set(cmd))} distinct")
     drg = state.dragons[0] + state.dragons[1] + state.dr_deck + state.dr_discard + state.ti["dragons_in_play"]

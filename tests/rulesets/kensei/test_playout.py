@@ -17,8 +17,9 @@ class Counter:
 
 def invariants(counter: Counter):
     def check(state: KenseiState, prev: KenseiState | None) -> None:
-        d = state.d
-        if prev is not None and d["turn"] > prev.d["turn"]:
+        d = state.d  # a new dict at every read: read once
+        pd = None if prev is None else prev.d
+        if pd is not None and d["turn"] > pd["turn"]:
             counter.turns += 1
         if d["turn"] > TURNS and d["phase"] != "over":
             raise ContractViolation("the battle went on after its last turn")
@@ -33,7 +34,7 @@ def invariants(counter: Counter):
                     raise ContractViolation(f"{u['id']}: {u['stunned']} Stunned markers were not swapped for a wound")
                 if u["leader"] and p.leader is None:
                     raise ContractViolation(f"{u['id']} gained a leader")
-                if prev is not None and prev.d["turn"] == d["turn"] and prev.d["phase"] != "turn-cleanup":
+                if prev is not None and pd is not None and pd["turn"] == d["turn"] and pd["phase"] != "turn-cleanup":
                     before = prev.unit(seat, u["id"])
                     if u["left"] > before["left"]:
                         raise ContractViolation(f"{u['id']} gained miniatures outside the maintenance phase")
@@ -43,9 +44,9 @@ def invariants(counter: Counter):
         if act is not None:
             if not all(0 <= n <= 2 for n in act["orders"]):
                 raise ContractViolation(f"orders out of range: {act['orders']}")
-            if prev is not None and prev.d["act"] is not None:
+            if prev is not None and pd is not None and pd["act"] is not None:
                 for seat in (0, 1):
-                    uid, was = act["active"][seat], prev.d["act"]["active"][seat]
+                    uid, was = act["active"][seat], pd["act"]["active"][seat]
                     if uid is not None and was is None and prev.unit(seat, uid)["used"]:
                         raise ContractViolation(f"{uid} was activated with a Used Unit marker")
         if d["phase"] == "duel" and any(u["used"] for us in d["units"] for u in us):
