@@ -20,7 +20,7 @@ play: $(STAMP)
 	PYTHONMALLOC=malloc $(VENV)/bin/kassen serve --new-game --open
 
 test: $(STAMP) chromium postgresql
-	$(PY) -m pytest -q -n 2 -p no:cacheprovider --durations=20 --dist worksteal
+	$(PY) -m pytest -q -n 3 -p no:cacheprovider --durations=20 --dist loadfile --no-loadscope-reorder
 
 # the browser tests drive Debian's chromium (never a browser downloaded by Playwright)
 chromium:

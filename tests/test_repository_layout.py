@@ -26,3 +26,10 @@ def test_every_results_file_is_one_series() -> None:
             head = json.loads(f.readline())
         assert head["type"] == "series" and head["format"] == "kassen-series/1", path
         assert head["name"] == path.stem and head["about"], path
+
+
+def test_the_files_make_test_starts_first_exist() -> None:
+    from tests.conftest import LONGEST_FIRST
+
+    missing = [p for p in LONGEST_FIRST if not (ROOT / p).is_file()]
+    assert not missing, f"tests/conftest.py LONGEST_FIRST names files that are gone: {missing}"
