@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from kassen.engine.errors import KassenError
+from kassen.engine.hexgrid import Hex
 from kassen.rulesets.registry import get, hook, load_game
 
 JSON = dict[str, Any]
@@ -166,7 +167,7 @@ class CCEncoder(Encoder):
     def _rc(self, name: str, flip: bool) -> tuple[int, int]:
         return self._hex_rc(self.b.parse(name), flip)
 
-    def _hex_rc(self, h: int, flip: bool) -> tuple[int, int]:
+    def _hex_rc(self, h: Hex, flip: bool) -> tuple[int, int]:
         """The grid cell (row, column) of hex ``h``, turned for the top player (``flip``)."""
         x, r = self.b.xr(h)
         if flip:
