@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kassen.engine.errors import FormatError
-from kassen.engine.hexgrid import HexBoard, _line_cells_geometry
+from kassen.engine.hexgrid import DIRECTIONS, HexBoard, _line_cells
 
 BOARD = HexBoard()
 hexes = st.sampled_from(BOARD.cells)
@@ -129,34 +129,101 @@ def test_los_long_shallow_diagonal():
     # B1 to N3: distance 7, a shallow line that crosses hexes of rows 1..3 only
     cells = BOARD.line(P("B1"), P("N3"))
     assert BOARD.distance(P("B1"), P("N3")) == 7
-    assert all(h[1] in (0, 1, 2) for h in cells.through)
+    assert all(BOARD.row(h) in (0, 1, 2) for h in cells.through)
     assert P("D1") in cells.through and P("L3") in cells.through
 
 
-def test_every_hex_handed_out_is_one_of_the_boards_own_tuples():
-    """Hexes are dict keys on every rule step: handing out the board's own tuple objects lets a
-    look-up find its key by identity (the compiled build keeps hexes as these objects)."""
-    own = {id(h) for h in BOARD.cells}
-    for h in BOARD.cells:
-        assert id(BOARD.parse(BOARD.name(h))) in own
-        assert id(BOARD.parse(BOARD.name(h).lower())) in own  # the slow path too
-        assert all(id(n) in own for n in BOARD.neighbours(h))
-        assert all(id(n) in own for n in BOARD.within(h, 2))
+@pytest.mark.parametrize("width, rows", [(12, 11), (5, 4), (2, 1), (13, 9)])
+def test_hexes_are_numbered_in_coordinate_order_and_listed_in_board_order(width, rows):
+    """A hex is its rank by (x, r), so hexes sort, compare and take min/max as their coordinates
+    would; ``cells`` lists every number once, row by row from the bottom, left to right."""
+    board = HexBoard(width, rows)
+    assert sorted(board.cells) == list(range(board.ncells)) == list(range(len(board)))
+    coords = [board.xr(h) for h in range(board.ncells)]
+    assert coords == sorted(coords) and len(set(coords)) == board.ncells
+    assert [board.xr(h) for h in board.cells] == sorted(coords, key=lambda xr: (xr[1], xr[0]))
+    assert [board.board_order(h) for h in board.cells] == list(range(board.ncells))
+    for h in board.cells:
+        x, r = board.xr(h)
+        assert (board.x(h), board.row(h)) == (x, r)
+        assert board.at(x, r) == h
+        assert board.name(h) == f"{chr(ord('A') + x)}{r + 1}"
+        assert (x % 2 == 1) == (r % 2 == 0)  # full rows odd x, short rows even x
+    assert board.row_hexes(0) == list(board.cells[:width])
 
 
-def test_the_c_and_c_tables_hold_the_boards_own_hexes():
-    from kassen.rulesets.cc_samurai.board import CANON, NBRS, OUT2, board
+def test_at_is_none_off_the_board_and_between_hexes():
+    assert BOARD.at(0, 0) is None  # row 1 is full: A1 is no hex
+    assert BOARD.at(1, 1) is None  # row 2 is short: its hexes have even x
+    assert BOARD.at(-1, 0) is None and BOARD.at(25, 0) is None and BOARD.at(24, 0) is None
+    assert BOARD.at(1, -1) is None and BOARD.at(1, 11) is None
+    assert BOARD.at(24, 1) == P("Y2") and BOARD.is_half(P("Y2"))  # the right half-hex of row 2
+    assert BOARD.at(23, 10) == P("X11")
+
+
+def test_only_the_boards_numbers_are_hexes():
+    assert 0 in BOARD and BOARD.ncells - 1 in BOARD
+    assert -1 not in BOARD and BOARD.ncells not in BOARD and (1, 0) not in BOARD and "B1" not in BOARD
+    with pytest.raises(ValueError, match="not a hex"):
+        BOARD.name(BOARD.ncells)
+    with pytest.raises(ValueError, match="not a hex"):
+        BOARD.name(-1)
+    with pytest.raises(ValueError, match="not a hex"):
+        BOARD.line(P("B1"), BOARD.ncells)
+
+
+@given(hexes)
+def test_neighbours_are_the_six_directions_in_order(h):
+    x, r = BOARD.xr(h)
+    expected = [BOARD.at(x + dx, r + dr) for dx, dr in DIRECTIONS]
+    assert BOARD.neighbours(h) == [n for n in expected if n is not None]
+    assert tuple(BOARD.neighbours(h)) == BOARD.nbrs[h]
+
+
+@given(hexes, hexes)
+def test_distance_is_the_doubled_width_formula(a, b):
+    (ax, ar), (bx, br) = BOARD.xr(a), BOARD.xr(b)
+    dr = abs(ar - br)
+    assert BOARD.distance(a, b) == dr + max(0, (abs(ax - bx) - dr) // 2) == BOARD.dist[a * BOARD.ncells + b]
+
+
+def test_distances_on_the_board():
+    assert BOARD.distance(P("B1"), P("D1")) == 1
+    assert BOARD.distance(P("B1"), P("C2")) == 1
+    assert BOARD.distance(P("B1"), P("B3")) == 2
+    assert BOARD.distance(P("B1"), P("X1")) == 11
+    assert BOARD.distance(P("B1"), P("B11")) == 10
+    assert BOARD.distance(P("A2"), P("Y2")) == 12
+
+
+@given(hexes, st.integers(0, 4))
+def test_within_lists_the_hexes_in_reach_in_board_order(h, n):
+    assert BOARD.within(h, n) == [c for c in BOARD.cells if 0 < BOARD.distance(h, c) <= n]
+
+
+def test_the_c_and_c_tables_are_the_boards_facts_by_hex():
+    from kassen.rulesets.cc_samurai.board import (
+        BOARD_ORDER,
+        DIST,
+        IS_HALF,
+        NAMES,
+        NBRS,
+        NCELLS,
+        OUT2,
+        ROWS,
+        board,
+    )
 
     b = board()
-    own = {id(h) for h in b.cells}
-    assert all(id(CANON[h]) in own and CANON[h] == h for h in b.cells)
-    assert CANON.get((0, 0)) is None  # off the board (row 1 is full: A1 is no hex)
-    for h, ns in NBRS.items():
-        assert id(h) in own and all(id(n) in own for n in ns)
-        assert set(OUT2[h]) == set(ns)
+    assert NCELLS == b.ncells == 6 * 12 + 5 * 13
+    for h in range(NCELLS):
+        assert NAMES[h] == b.name(h) and ROWS[h] == b.row(h) and IS_HALF[h] == b.is_half(h)
+        assert BOARD_ORDER[h] == b.board_order(h)
+        assert NBRS[h] == tuple(b.neighbours(h))
+        assert set(OUT2[h]) == set(NBRS[h])
         for n, far in OUT2[h].items():
-            assert all(id(c) in own and BOARD.distance(h, c) == 2 for c in far)
-            assert set(far) == {c for c in NBRS[n] if BOARD.distance(h, c) == 2}
+            assert set(far) == {c for c in NBRS[n] if b.distance(h, c) == 2}
+        assert all(DIST[h * NCELLS + c] == b.distance(h, c) for c in range(NCELLS))
 
 
 @given(hexes, hexes)
@@ -166,5 +233,5 @@ def test_the_line_back_kept_with_a_line_equals_its_own_computation(a, b):
     the one the geometry computes for that direction."""
     board = HexBoard()
     board.line(a, b)
-    assert board.line(b, a) == _line_cells_geometry(b, a, board.cells)
-    assert board.line(a, b) == _line_cells_geometry(a, b, board.cells)
+    assert board.line(b, a) == _line_cells(board, b, a)
+    assert board.line(a, b) == _line_cells(board, a, b)

@@ -210,16 +210,12 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe]) -> tuple[float, f
     side = u.side if u is not None else (ld.side if ld is not None else 0)
     tt = s.ut(u) if u is not None else None
     here = s.ter(h)
-    hx, hr = h
+    dist, base = s.b.dist, h * s.b.ncells
     attackers = 0.0
     alive = 1.0  # the chance the Leader at ``h`` survives every attack
     reach = float(w["reach_discount"])
     for e, eu, et, on, contact in foes:
-        dr = abs(e[1] - hr)
-        if dr > 4:
-            continue
-        dx = abs(e[0] - hx)
-        d = dr + max(0, (dx - dr) // 2)
+        d = dist[base + e]
         if d > 4:
             continue
         chance = 0.0

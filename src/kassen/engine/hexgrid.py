@@ -4,20 +4,32 @@ The board has rows of alternating length: *full* rows of ``width`` hexes, and
 *short* rows of ``width - 1`` hexes with a half-hex at each side edge. Row 0 (the
 bottom baseline) is full; so is the top row when the row count is odd.
 
-Coordinates are *doubled-width*: a hex is ``(x, r)`` with ``r`` the row from the
+Coordinates are *doubled-width*: a hex sits at ``(x, r)`` with ``r`` the row from the
 bottom and ``x`` the horizontal position in half-hex steps. Full rows use odd
 ``x`` (1, 3, ... 2*width-1); short rows use even ``x`` (0, 2, ... 2*width), and
 ``x == 0`` or ``x == 2*width`` are the side half-hexes.
+
+A hex is a small ``int`` (:data:`Hex`): its rank among the board's hexes sorted by
+``(x, r)``, so hexes sort, compare and take ``min``/``max`` as their coordinates would.
+``cells`` lists them in board order (row by row from the bottom, left to right), the
+order every listing of the board keeps. Hex 0 is a hex (``A2``): test a ``Hex | None``
+with ``is None``, never by its truth.
 
 Notation: the letter of ``x`` (A = 0, B = 1, ...) then the row number from 1, so
 the bottom-left full hex is ``B1`` and the half-hex at the left of row 2 is ``A2``.
 In a terminal drawing the letters stand exactly above the hex centres.
 
 >>> b = HexBoard()
->>> b.parse("B1")
+>>> b.parse("A2"), b.parse("B1"), b.parse("B3")
+(0, 5, 6)
+>>> b.xr(b.parse("B1"))
 (1, 0)
->>> b.name((2, 1))
+>>> b.name(b.at(2, 1))
 'C2'
+>>> b.at(0, 0) is None  # row 1 is full: there is no A1
+True
+>>> [b.name(h) for h in b.cells[:3]]
+['B1', 'D1', 'F1']
 >>> b.distance(b.parse("B1"), b.parse("F1"))
 2
 >>> sorted(b.name(h) for h in b.neighbours(b.parse("C2")))
@@ -34,23 +46,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
 
 from kassen.engine.errors import FormatError
 
-#: ``(x, r)``. Typed as a tuple of any length on purpose: mypyc unboxes a ``tuple[int, int]`` into a
-#: C struct and boxes it into a new tuple object for every dict look-up (allocation, hash, compare
-#: element by element, free); kept boxed, a hex stays the board's own object (``HexBoard`` hands
-#: out only those) and a dict finds it by identity
-Hex = tuple[int, ...]
+#: a hex of a :class:`HexBoard`: its index among the board's hexes sorted by ``(x, r)``
+Hex = int
 
-#: neighbour offsets in doubled-width coordinates
-DIRECTIONS: tuple[Hex, ...] = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))
+#: neighbour offsets in doubled-width coordinates, ``(dx, dr)``
+DIRECTIONS: tuple[tuple[int, int], ...] = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))
 
 
 @dataclass(frozen=True)
 class LineCells:
-    """The hexes strictly between two centres that a straight line meets.
+    """The hexes strictly between two centres that a straight line meets, in board order.
 
     ``through``: hexes whose interior the line crosses.
     ``left`` / ``right``: hexes the line only touches on their boundary (running
@@ -62,61 +70,110 @@ class LineCells:
     right: tuple[Hex, ...]
 
 
+def _row_xs(width: int, r: int) -> range:
+    """The doubled-width x of the hexes of row ``r``, left to right."""
+    return range(1, 2 * width, 2) if r % 2 == 0 else range(0, 2 * width + 1, 2)
+
+
 class HexBoard:
-    """Geometry of a C&C board: ``width`` hexes in a full row, ``rows`` rows."""
+    """Geometry of a C&C board: ``width`` hexes in a full row, ``rows`` rows.
+
+    Every fact is a table indexed by the hex, built once: coordinates, names, half-hexes,
+    board order, neighbours and the distance between any two hexes (``dist``, flat:
+    ``dist[a * ncells + b]``)."""
 
     def __init__(self, width: int = 12, rows: int = 11) -> None:
         if width < 2 or rows < 1 or width * 2 > 26:
             raise ValueError("board must be 2..13 hexes wide with at least one row")
         self.width = width
         self.rows = rows
-        cells: list[Hex] = []
-        for r in range(rows):
-            if r % 2 == 0:
-                cells.extend((x, r) for x in range(1, 2 * width, 2))
-            else:
-                cells.extend((x, r) for x in range(0, 2 * width + 1, 2))
-        self.cells: tuple[Hex, ...] = tuple(cells)
-        self._cellset = frozenset(cells)
-        #: every hex tuple handed out is one of ``cells`` (the same object): a dict keyed by hexes
-        #: then finds its key by identity, without comparing tuples
-        canon = {h: h for h in cells}
-        self._canon = canon
-        self._line_cache: dict[tuple[Hex, Hex], LineCells] = {}
-        self._within: dict[tuple[Hex, int], tuple[Hex, ...]] = {}
-        self._names = {h: f"{chr(ord('A') + h[0])}{h[1] + 1}" for h in cells}
-        self._parsed = {v: k for k, v in self._names.items()}
-        self._nbrs = {
-            h: [canon[(h[0] + dx, h[1] + dr)] for dx, dr in DIRECTIONS if (h[0] + dx, h[1] + dr) in canon]
-            for h in cells
-        }
+        coords = sorted((x, r) for r in range(rows) for x in _row_xs(width, r))
+        n = self.ncells = len(coords)
+        #: hex -> x, hex -> row
+        self._xs: tuple[int, ...] = tuple(x for x, _ in coords)
+        self._rs: tuple[int, ...] = tuple(r for _, r in coords)
+        #: ``r * span + x`` -> the hex there, -1 where there is none
+        self._span = span = 2 * width + 1
+        grid = [-1] * (span * rows)
+        for h, (x, r) in enumerate(coords):
+            grid[r * span + x] = h
+        self._grid: tuple[int, ...] = tuple(grid)
+        #: the hexes in board order: row by row from the bottom, each left to right
+        self.cells: tuple[Hex, ...] = tuple(grid[r * span + x] for r in range(rows) for x in _row_xs(width, r))
+        order = [0] * n
+        for i, h in enumerate(self.cells):
+            order[h] = i
+        #: hex -> its index in ``cells``
+        self._order: tuple[int, ...] = tuple(order)
+        self._names: tuple[str, ...] = tuple(f"{chr(ord('A') + x)}{r + 1}" for x, r in coords)
+        self._parsed: dict[str, Hex] = {name: h for h, name in enumerate(self._names)}
+        self._half: tuple[bool, ...] = tuple(r % 2 == 1 and x in (0, 2 * width) for x, r in coords)
+        #: hex -> its neighbours, in ``DIRECTIONS`` order
+        self.nbrs: tuple[tuple[Hex, ...], ...] = tuple(
+            tuple(grid[(r + dr) * span + x + dx] for dx, dr in DIRECTIONS
+                  if 0 <= r + dr < rows and 0 <= x + dx < span and grid[(r + dr) * span + x + dx] >= 0)
+            for x, r in coords)
+        #: the distance from ``a`` to ``b`` (hex steps) at ``a * ncells + b``
+        self.dist: tuple[int, ...] = tuple(_steps(ax, ar, bx, br) for ax, ar in coords for bx, br in coords)
+        #: ``line(a, b)`` at ``a * ncells + b``, computed on first use
+        self._lines: list[LineCells | None] = [None] * (n * n)
+        #: ``within(h, k)`` at ``k * ncells + h``
+        self._within: dict[int, tuple[Hex, ...]] = {}
 
     # -- basic facts -------------------------------------------------------
     def __contains__(self, h: object) -> bool:
-        return h in self._cellset
+        return type(h) is int and 0 <= h < self.ncells
 
     def __iter__(self) -> Iterator[Hex]:
         return iter(self.cells)
+
+    def __len__(self) -> int:
+        return self.ncells
+
+    def x(self, h: Hex) -> int:
+        """The doubled-width column of ``h``."""
+        return self._xs[h]
+
+    def row(self, h: Hex) -> int:
+        """The row of ``h`` from the bottom (0 is the bottom baseline)."""
+        return self._rs[h]
+
+    def xr(self, h: Hex) -> tuple[int, int]:
+        """``(x, r)``: the doubled-width coordinates of ``h``."""
+        return self._xs[h], self._rs[h]
+
+    def at(self, x: int, r: int) -> Hex | None:
+        """The hex at doubled-width ``(x, r)``, None off the board (or between two hexes)."""
+        if 0 <= r < self.rows and 0 <= x < self._span:
+            h = self._grid[r * self._span + x]
+            if h >= 0:
+                return h
+        return None
+
+    def board_order(self, h: Hex) -> int:
+        """The index of ``h`` in ``cells``: a sort key by row, then column."""
+        return self._order[h]
 
     def is_full_row(self, r: int) -> bool:
         return r % 2 == 0
 
     def is_half(self, h: Hex) -> bool:
         """True for the half-hexes at the side edges of short rows."""
-        x, r = h
-        return r % 2 == 1 and (x == 0 or x == 2 * self.width)
+        return self._half[h]
 
     def row_hexes(self, r: int) -> list[Hex]:
-        return [h for h in self.cells if h[1] == r]
+        """The hexes of row ``r``, left to right."""
+        return [h for h in self.cells if self._rs[h] == r]
 
     # -- notation ----------------------------------------------------------
     def name(self, h: Hex) -> str:
-        """``(1, 0)`` -> ``'B1'``."""
-        got = self._names.get(h)
-        return got if got is not None else f"{chr(ord('A') + h[0])}{h[1] + 1}"
+        """``5`` (at ``(1, 0)``) -> ``'B1'``; ``ValueError`` for a number that is no hex."""
+        if 0 <= h < self.ncells:
+            return self._names[h]
+        raise ValueError(f"{h} is not a hex of this board (0..{self.ncells - 1})")
 
     def parse(self, text: str) -> Hex:
-        """``'B1'`` -> ``(1, 0)``; raises ``FormatError`` naming what is wrong."""
+        """``'B1'`` -> its hex; raises ``FormatError`` naming what is wrong."""
         fast = self._parsed.get(text)
         if fast is not None:
             return fast
@@ -127,7 +184,7 @@ class HexBoard:
         r = int(t[1:]) - 1
         if not 0 <= r < self.rows:
             raise FormatError(f"{text!r} is not a hex: rows run from 1 to {self.rows}")
-        got = self._canon.get((x, r))
+        got = self.at(x, r)
         if got is None:
             letters = " ".join(self.name(c)[0] for c in self.row_hexes(r))
             kind = "full" if self.is_full_row(r) else "short"
@@ -136,38 +193,35 @@ class HexBoard:
 
     # -- adjacency and distance -------------------------------------------
     def neighbours(self, h: Hex) -> list[Hex]:
-        got = self._nbrs.get(h)
-        if got is not None:
-            return list(got)
-        x, r = h
-        return [(x + dx, r + dr) for dx, dr in DIRECTIONS if (x + dx, r + dr) in self._cellset]
+        """The hexes next to ``h``, in ``DIRECTIONS`` order (a new list)."""
+        return list(self.nbrs[h])
 
-    @staticmethod
-    def distance(a: Hex, b: Hex) -> int:
+    def distance(self, a: Hex, b: Hex) -> int:
         """Hex distance (number of steps)."""
-        dr = abs(a[1] - b[1])
-        dx = abs(a[0] - b[0])
-        return dr + max(0, (dx - dr) // 2)
+        return self.dist[a * self.ncells + b]
 
     def within(self, h: Hex, n: int) -> list[Hex]:
-        """Board hexes at distance 1..n of ``h``."""
-        key = (h, n)
+        """Board hexes at distance 1..n of ``h``, in board order."""
+        key = n * self.ncells + h
         got = self._within.get(key)
         if got is None:
-            got = self._within[key] = tuple(c for c in self.cells if 0 < self.distance(h, c) <= n)
+            dist, base = self.dist, h * self.ncells
+            got = self._within[key] = tuple(c for c in self.cells if 0 < dist[base + c] <= n)
         return list(got)
 
     # -- line of sight ------------------------------------------------------
     def line(self, a: Hex, b: Hex) -> LineCells:
         """The hexes between ``a`` and ``b`` that the centre-to-centre line meets."""
-        key = (a, b)
-        got = self._line_cache.get(key)
+        n = self.ncells
+        if not (0 <= a < n and 0 <= b < n):
+            raise ValueError(f"line: {a} or {b} is not a hex of this board")
+        got = self._lines[a * n + b]
         if got is None:
             got = _line_cells(self, a, b)
-            self._line_cache[key] = got
+            self._lines[a * n + b] = got
             # the line back meets the same hexes (in board order), its sides swapped: one
             # computation for both directions (tests/engine/test_hexgrid.py checks it)
-            self._line_cache[(b, a)] = LineCells(got.through, got.right, got.left)
+            self._lines[b * n + a] = LineCells(got.through, got.right, got.left)
         return got
 
     def line_of_sight(self, a: Hex, b: Hex, obstructs: Callable[[Hex], bool]) -> bool:
@@ -183,14 +237,20 @@ class HexBoard:
         return not (any(obstructs(h) for h in cells.left) and any(obstructs(h) for h in cells.right))
 
 
-def _vertices(h: Hex) -> list[tuple[int, int]]:
-    """Counter-clockwise corners of hex ``h`` in the (x, 3r) integer plane."""
-    cx, cy = h[0], 3 * h[1]
+def _steps(ax: int, ar: int, bx: int, br: int) -> int:
+    """Hex distance between doubled-width ``(ax, ar)`` and ``(bx, br)``."""
+    dr = abs(ar - br)
+    return dr + max(0, (abs(ax - bx) - dr) // 2)
+
+
+def _vertices(cx: int, cy: int) -> list[tuple[int, int]]:
+    """Counter-clockwise corners of the hex centred at ``(cx, cy)`` in the (x, 3r) integer plane."""
     return [(cx, cy - 2), (cx + 1, cy - 1), (cx + 1, cy + 1), (cx, cy + 2), (cx - 1, cy + 1), (cx - 1, cy - 1)]
 
 
-def _contact(h: Hex, ax: int, ay: int, dx: int, dy: int) -> str:
-    """How segment A + t*D (t in [0, 1]) meets hex ``h``: 'through', 'edge' or 'none'.
+def _contact(cx: int, cy: int, ax: int, ay: int, dx: int, dy: int) -> str:
+    """How segment A + t*D (t in [0, 1]) meets the hex centred at ``(cx, cy)`` (the (x, 3r)
+    plane): 'through', 'edge' or 'none'.
 
     Cyrus-Beck clipping against the hexagon's six edges in exact integer arithmetic:
     the bounds on t are kept as fractions (numerator, positive denominator).
@@ -198,7 +258,7 @@ def _contact(h: Hex, ax: int, ay: int, dx: int, dy: int) -> str:
     lo_n, lo_d = 0, 1
     hi_n, hi_d = 1, 1
     on_edge_line = False
-    vs = _vertices(h)
+    vs = _vertices(cx, cy)
     for i in range(6):
         vx, vy = vs[i]
         wx, wy = vs[(i + 1) % 6]
@@ -225,31 +285,28 @@ def _contact(h: Hex, ax: int, ay: int, dx: int, dy: int) -> str:
     return "edge"
 
 
-@cache
-def _line_cells_geometry(a: Hex, b: Hex, cells: tuple[Hex, ...]) -> LineCells:
-    ax, ay = a[0], 3 * a[1]
-    dx, dy = b[0] - a[0], 3 * (b[1] - a[1])
-    xmin, xmax = min(a[0], b[0]) - 2, max(a[0], b[0]) + 2
-    rmin, rmax = min(a[1], b[1]) - 1, max(a[1], b[1]) + 1
+def _line_cells(board: HexBoard, a: Hex, b: Hex) -> LineCells:
+    """The geometry of ``HexBoard.line`` (uncached): the hexes near the segment, in board order,
+    each clipped against it."""
+    (ax, ar), (bx, br) = board.xr(a), board.xr(b)
+    ay = 3 * ar
+    dx, dy = bx - ax, 3 * (br - ar)
+    xmin, xmax = min(ax, bx) - 2, max(ax, bx) + 2
+    rmin, rmax = min(ar, br) - 1, max(ar, br) + 1
     through: list[Hex] = []
     left: list[Hex] = []
     right: list[Hex] = []
-    for h in cells:
-        if h in (a, b) or not (xmin <= h[0] <= xmax and rmin <= h[1] <= rmax):
+    for h in board.cells:
+        hx, hr = board.xr(h)
+        if h in (a, b) or not (xmin <= hx <= xmax and rmin <= hr <= rmax):
             continue
-        kind = _contact(h, ax, ay, dx, dy)
+        kind = _contact(hx, 3 * hr, ax, ay, dx, dy)
         if kind == "through":
             through.append(h)
         elif kind == "edge":
-            side = dx * (3 * h[1] - ay) - dy * (h[0] - ax)
+            side = dx * (3 * hr - ay) - dy * (hx - ax)
             (left if side > 0 else right).append(h)
     return LineCells(tuple(through), tuple(left), tuple(right))
-
-
-def _line_cells(board: HexBoard, a: Hex, b: Hex) -> LineCells:
-    if a not in board or b not in board:
-        raise ValueError(f"line: {a} or {b} is not on the board")
-    return _line_cells_geometry(a, b, board.cells)
 
 
 def parse_hex_list(board: HexBoard, text: str) -> list[Hex]:

@@ -186,7 +186,7 @@ def cc_actions(game: Game) -> list[str]:
                 out.append(f"fire {n} {m}")
     # Levy Infantry Swarm: attackers sorted by (row, column), as the engine lists them
     for tgt in hexes:
-        around = sorted(b.neighbours(tgt), key=lambda h: (h[1], h[0]))
+        around = sorted(b.neighbours(tgt), key=b.board_order)
         for k in range(2, len(around) + 1):
             for combo in combinations(around, k):
                 out.append(f"attack {'+'.join(b.name(h) for h in combo)} {b.name(tgt)}")

@@ -234,11 +234,12 @@ class CCObserver:
             self.inc[i] = inc
         return i
 
-    def cell(self, st: CCState, h: Hex, flip: bool) -> int:
+    def cell(self, h: Hex, flip: bool) -> int:
+        """The flat cell (row * columns + column) of hex ``h`` on the grid, turned for ``flip``."""
         m = self.cells[1 if flip else 0]
         got = m.get(h)
         if got is None:
-            r, c = self.enc._rc(st.name(h), flip)
+            r, c = self.enc._hex_rc(h, flip)
             got = m[h] = r * self.enc.cols + c
         return got
 
@@ -439,9 +440,9 @@ class CCObserver:
         for h, slug in st.terrain.items():
             k = enc.ch.get(f"terrain:{slug}")
             if k is not None:
-                cur[k * self.hw + self.cell(st, h, flip)] = 1
+                cur[k * self.hw + self.cell(h, flip)] = 1
         for side, h in st.tents.items():
-            cur[self.ch(f"tent:{'own' if side == seat else 'enemy'}") + self.cell(st, h, flip)] = 1
+            cur[self.ch(f"tent:{'own' if side == seat else 'enemy'}") + self.cell(h, flip)] = 1
         np.clip(cur, 0.0, 1.0, out=cur)
         ss.cur, ss.mv = cur, _view(cur)
         ss.clear()
@@ -471,7 +472,7 @@ class CCObserver:
             ld = leaders.get(h)
             if u is None and ld is None:
                 continue
-            c = self.cell(st, h, flip)
+            c = self.cell(h, flip)
             w: list[int] = []
             if u is not None:
                 k = uch[u.side].get(u.type)
@@ -500,7 +501,7 @@ class CCObserver:
                 "objective:held-own" if held == seat else "objective:held-enemy")
             base = self.ch(key)
             for h in o["hexes"]:
-                out[base + self.cell(st, h, flip)] = 1
+                out[base + self.cell(h, flip)] = 1
         return out
 
     def _orders(self, st: CCState, orders: list[str], flip: bool, hexes: set[Hex]) -> list[int]:
@@ -511,7 +512,7 @@ class CCObserver:
             h = st.key_hex(k)
             if h is not None:
                 hexes.add(h)
-                out.append((ordered_leader if k[0] == "l" and h in units else ordered) + self.cell(st, h, flip))
+                out.append((ordered_leader if k[0] == "l" and h in units else ordered) + self.cell(h, flip))
         return out
 
     def _pending(self, seat: int, flip: bool, top: JSON | None, kind: str) -> Sparse:

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from kassen.engine.errors import KassenError
+from kassen.engine.hexgrid import Hex
 from kassen.rulesets.registry import get, hook, load_game
 
 JSON = dict[str, Any]
@@ -120,7 +121,7 @@ class CCEncoder(Encoder):
         game = load_game(gid)
         t = game.tables  # type: ignore[attr-defined]
         self.b = board()
-        #: hexes are (x, row) in doubled-width coordinates (x = 0..xs-1, every other x on a row);
+        #: a hex is at (x, row) in doubled-width coordinates (x = 0..xs-1, every other x on a row);
         #: the grid keeps one column per hex of a row: column x // 2 (offset coordinates)
         self.xs = 2 * self.b.width + 1
         self.rows, self.cols = self.b.rows, self.xs // 2 + 1
@@ -158,12 +159,17 @@ class CCEncoder(Encoder):
         sc += [f"window:{w}" for w in self.windows]
         sc += [f"faces:{f}" for f in CC_FACES]
         super().__init__(ch, (self.rows, self.cols), sc)
-        self._cells = [(x, r) for (x, r) in self.b.cells]
+        #: the board's hexes, in board order
+        self._cells = list(self.b.cells)
         #: the board and section planes, which depend only on the viewer and the bottom side
         self._static: dict[tuple[int, int], np.ndarray] = {}
 
     def _rc(self, name: str, flip: bool) -> tuple[int, int]:
-        x, r = self.b.parse(name)
+        return self._hex_rc(self.b.parse(name), flip)
+
+    def _hex_rc(self, h: Hex, flip: bool) -> tuple[int, int]:
+        """The grid cell (row, column) of hex ``h``, turned for the top player (``flip``)."""
+        x, r = self.b.xr(h)
         if flip:
             return self.rows - 1 - r, (self.xs - 1 - x) // 2
         return r, x // 2
@@ -175,9 +181,8 @@ class CCEncoder(Encoder):
         out: list[tuple[str, int, int]] = []
         for key in ("att", "tgt", "at"):
             val = pending.get(key)
-            if isinstance(val, tuple):
-                x, r = val
-                out.append((key, self.rows - 1 - r, (self.xs - 1 - x) // 2) if flip else (key, r, x // 2))
+            if isinstance(val, int):
+                out.append((key, *self._hex_rc(val, flip)))
             elif isinstance(val, str):
                 for name in val.split("+"):
                     try:
@@ -197,7 +202,7 @@ class CCEncoder(Encoder):
             flip = my != bottom
             static = np.zeros((len(self.layout.channels), *self.layout.grid), np.float32)
             for h in self._cells:
-                r, c = (self.rows - 1 - h[1], (self.xs - 1 - h[0]) // 2) if flip else (h[1], h[0] // 2)
+                r, c = self._hex_rc(h, flip)
                 static[ch["board"], r, c] = 1
                 for sec in sections_of(h, my, bottom):
                     static[ch[f"section:{sec}"], r, c] = 1

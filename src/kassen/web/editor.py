@@ -115,7 +115,7 @@ def palette(edition: str) -> dict[str, Any]:
     hexes = []
     for h in b:
         secs = sections_of(h, 0, 0)
-        hexes.append({"name": b.name(h), "x": h[0], "row": h[1], "half": b.is_half(h),
+        hexes.append({"name": b.name(h), "x": b.x(h), "row": b.row(h), "half": b.is_half(h),
                       "sections": [s for s in ("left", "center", "right") if s in secs]})
     return {
         "edition": edition, "game": EDITIONS[edition],

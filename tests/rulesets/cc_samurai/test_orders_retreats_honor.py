@@ -349,7 +349,7 @@ def test_leader_move_off_the_battlefield_from_own_baseline_costs_three_honor_and
     s = act(s, "play order-one-left", "order E2")
     assert "move E2 off" in s.legal_actions()  # E2 -> D1/F1 (1) -> off (2)
     s = act(s, "move E2 off")
-    assert leader(s, "E2") is None and not any(ld.side == RED and h[1] == 0 for h, ld in s.leaders.items())
+    assert leader(s, "E2") is None and not any(ld.side == RED and s.b.row(h) == 0 for h, ld in s.leaders.items())
     assert s.honor[RED] == 2
     assert s.banners[BLUE] == 0
     assert honor_total(s) == POOL_TOTAL

@@ -80,7 +80,7 @@ def test_rivers_are_connected_chains_from_edge_to_edge(game, scenario_id):
                     water.discard(n)
                     chain.add(n)
                     stack.append(n)
-        edges = {e for x, r in chain for e, on in (
+        edges = {e for x, r in map(b.xr, chain) for e, on in (
             ("bottom", r == 0), ("top", r == b.rows - 1), ("left", x <= 1), ("right", x >= 23)) if on}
         assert len(edges) >= 2, sorted(b.name(h) for h in chain)
 

@@ -23,7 +23,7 @@ RECORDS: dict[str, Any] = {get_args(get_type_hints(r)["t"])[0]: r for r in get_a
 SRC = Path(tasks.__file__).with_suffix(".py").parent
 SAVES = Path(__file__).parents[1] / "saves" / "cc_pending_saves.json"
 BOARD = board()
-NAMES_OF = set(NAMES.values())
+NAMES_OF = set(NAMES)
 
 
 def _fits(value: Any, hint: Any) -> bool:
@@ -37,8 +37,6 @@ def _fits(value: Any, hint: Any) -> bool:
         return any(_fits(value, h) for h in get_args(hint))
     if origin is list:
         return type(value) is list and all(_fits(v, get_args(hint)[0]) for v in value)
-    if origin is tuple:  # a hex (Hex) is the board's own object, never a name
-        return type(value) is tuple and value in BOARD and value is BOARD.parse(BOARD.name(value))
     if hint is type(None):
         return value is None
     return type(value) is hint
@@ -51,6 +49,12 @@ def _check(task: dict[str, Any]) -> None:
     assert record.__required_keys__ <= set(task), (task, record.__name__)
     for k, v in task.items():
         assert _fits(v, hints[k]), (k, v, record.__name__)
+    # a hex (``Hex``, an ``int``) is a hex of the board, never a name
+    for k in tasks.HEX_FIELDS:
+        if task.get(k) is not None:
+            assert task[k] in BOARD, (k, task[k], record.__name__)
+    for k in tasks.HEX_LIST_FIELDS:
+        assert all(h in BOARD for h in task.get(k, [])), (k, task[k], record.__name__)
 
 
 def test_one_record_per_kind_and_a_kind_per_record() -> None:
@@ -170,4 +174,6 @@ def test_a_task_that_does_not_fit_its_record_is_told() -> None:
         _check({"t": "move", "seat": 0, "extra": 1})
     with pytest.raises(AssertionError):  # a hex name where the state holds a hex
         _check({"t": "lretreat", "seat": 0, "lid": "l1", "at": "C4"})
+    with pytest.raises(AssertionError):  # a number that is no hex of the board
+        _check({"t": "lretreat", "seat": 0, "lid": "l1", "at": BOARD.ncells})
     _check({"t": "lretreat", "seat": 0, "lid": "l1", "at": BOARD.parse("C4")})

@@ -169,7 +169,7 @@ def test_zvezda_baseline_half_hexes_are_not_legal_retreat_hexes_ruling_r40():
         [blue]
         pieces = [{ at = "B11", unit = "ASp" }]
     """, game=ZVEZDA)
-    assert not any(s.b.is_half(h) and h[1] in (0, s.b.rows - 1) for h in s.b)
+    assert not any(s.b.is_half(h) and s.b.row(h) in (0, s.b.rows - 1) for h in s.b)
     s, _ = start_battle(s, "C10", "B11", "f c c")
     assert unit(s, "B11").blocks == 3
 

@@ -11,17 +11,17 @@ from typing import TYPE_CHECKING
 
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import close_ranged, dragons, movement, orders
-from kassen.rulesets.cc_samurai.board import HALF, NBRS
-from kassen.rulesets.cc_samurai.common import _NAMES, as_json
+from kassen.rulesets.cc_samurai.board import BOARD_ORDER, DIST, IS_HALF, NAMES, NBRS, NCELLS
+from kassen.rulesets.cc_samurai.common import as_json
 from kassen.rulesets.cc_samurai.tasks import BattleTask
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
 
 
-def _board_order(h: Hex) -> tuple[int, int]:
+def _board_order(h: Hex) -> int:
     """Sort key of the battlefield's hexes in board order (by row, then column)."""
-    return h[1], h[0]
+    return BOARD_ORDER[h]
 
 
 def can_battle(s: CCState, h: Hex) -> bool:
@@ -54,18 +54,16 @@ def ranged_targets(s: CCState, h: Hex) -> list[Hex]:
             return []
     # the enemy pieces in range, not every hex in range: a few pieces against up to 60 hexes
     ranges, utypes, cavalry = ut.ranged, s.t.units, ut.cavalry
-    hx, hr = h
+    dist, base = DIST, h * NCELLS
     found: list[Hex] = []
     for n, tu in units.items():
         if tu.side != side:
-            dr = abs(n[1] - hr)
-            d = dr + max(0, (abs(n[0] - hx) - dr) // 2)
+            d = dist[base + n]
             if d >= 2 and d in ranges and not utypes[tu.type].bodyguard:
                 found.append(n)
     for n, ld in leaders.items():
         if ld.side != side and n not in units:
-            dr = abs(n[1] - hr)
-            d = dr + max(0, (abs(n[0] - hx) - dr) // 2)
+            d = dist[base + n]
             if d >= 2 and d in ranges:
                 found.append(n)
     out = [n for n in found if s.ter(n).cap_into("ranged", cavalry) != 0 and line_of_sight(s, h, n)]
@@ -87,7 +85,7 @@ def line_of_sight(s: CCState, a: Hex, b: Hex) -> bool:
     units, leaders = s.units, s.leaders
 
     def obstructs(h: Hex) -> bool:
-        if h in units or h in leaders or h in HALF:
+        if h in units or h in leaders or IS_HALF[h]:
             return True
         ter = terc[h]
         if ter.hill:
@@ -123,9 +121,9 @@ def _battle_actions(s: CCState, side: int) -> list[str]:
         if h is None or not can_battle(s, h):
             continue
         for n in close_ranged.close_targets(s, h):
-            out.append(f"attack {_NAMES[h]} {_NAMES[n]}")
+            out.append(f"attack {NAMES[h]} {NAMES[n]}")
         for n in ranged_targets(s, h):
-            out.append(f"fire {_NAMES[h]} {_NAMES[n]}")
+            out.append(f"fire {NAMES[h]} {NAMES[n]}")
     out.extend(_swarm_actions(s))
     return sorted(out)
 
@@ -146,10 +144,10 @@ def _swarm_actions(s: CCState) -> list[str]:
             if n in s.units:
                 targets.setdefault(n, []).append(h)
     for t, group in targets.items():
-        group.sort(key=lambda h: (h[1], h[0]))
+        group.sort(key=_board_order)
         for k in range(2, len(group) + 1):
             for combo in combinations(group, k):
-                out.append(f"attack {'+'.join(_NAMES[h] for h in combo)} {_NAMES[t]}")
+                out.append(f"attack {'+'.join(NAMES[h] for h in combo)} {NAMES[t]}")
     return out
 
 

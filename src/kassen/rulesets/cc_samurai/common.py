@@ -10,7 +10,7 @@ from kassen.engine.events import Event, LazyText
 from kassen.engine.hexgrid import Hex, HexBoard
 from kassen.engine.protocol import Game, Result
 from kassen.engine.rng import Rng
-from kassen.rulesets.cc_samurai.board import Leader, Unit, board
+from kassen.rulesets.cc_samurai.board import Leader, Unit
 from kassen.rulesets.cc_samurai.data import Tables, TerrainType
 from kassen.rulesets.cc_samurai.tasks import CCTask
 
@@ -21,8 +21,6 @@ JSON = dict[str, Any]
 POOL_TOTAL = 30
 LEADER_MOVE = {"foot": 2, "mounted": 3, "commander": 0}
 LEADER_NAME = {"foot": "foot Leader", "mounted": "mounted Leader", "commander": "Army Commander"}
-#: hex -> notation of the one shared battlefield (the hot paths index it directly)
-_NAMES: dict[Hex, str] = {h: board().name(h) for h in board().cells}
 
 
 def card_text(t: Tables, before: str, cid: str, after: str = "") -> LazyText:
@@ -175,10 +173,9 @@ class CCStateData:
     #: who holds each objective now (a permanent one stays with whoever took it)
     obj_held: list[int | None]
     terrain: dict[Hex, str]
-    #: hex -> TerrainType of every hex, built on first use (shared by clones like terrain)
-    _terc: dict[Hex, TerrainType] | None
-    #: the same by hex id (board.HEX_ID), for the movement searches
-    _terl: list[TerrainType] | None
+    #: hex -> TerrainType of every hex (indexed by the hex), built on first use (shared by clones
+    #: like terrain)
+    _terc: list[TerrainType] | None
     tents: dict[int, Hex]
     units: dict[Hex, Unit]
     leaders: dict[Hex, Leader]
@@ -210,7 +207,7 @@ class CCStateData:
     _ev: list[Event]
     _legal: list[str] | None
     #: movement searches of this state, and of the state it was cloned from (reused by apply),
-    #: keyed by ``movement.UNIT_KEY`` / ``LEADER_KEY`` of the hex
+    #: keyed by ``movement.unit_key`` / ``leader_key`` of the hex
     _mv: dict[int, Dests]
     _mv_prev: dict[int, Dests]
     #: the parent's pieces and movement context, to tell which of its searches still hold

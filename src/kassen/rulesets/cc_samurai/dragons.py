@@ -279,7 +279,7 @@ def play(s: CCState, seat: int, action: str, cx: WindowTask | None = None) -> No
     ti["dragon_played"] = played
     on = f" on {s.name(target)}" if target is not None else (f": {option}" if option else "")
     s.say("dragon", f"{s.side_name(seat)} plays the Dragon card {card.name} ({card.cost} Honor & Fortune){on}: "
-          f"{card.effect}", side=seat, card=did, slug=slug, target=s.name(target) if target else None)
+          f"{card.effect}", side=seat, card=did, slug=slug, target=s.name(target) if target is not None else None)
     if option is not None:
         _tactical_decision(s, option)
         return

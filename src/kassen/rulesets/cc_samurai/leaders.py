@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from kassen.engine.dice import Face
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import cards, honor, victory
-from kassen.rulesets.cc_samurai.board import CANON, Leader, Unit
+from kassen.rulesets.cc_samurai.board import Leader, Unit
 from kassen.rulesets.cc_samurai.common import LEADER_NAME, as_json
 from kassen.rulesets.cc_samurai.tasks import LeaderRetreatTask
 
@@ -78,8 +78,9 @@ def leader_retreats(s: CCState, h: Hex) -> list[Hex]:
     for _ in range(3):
         nxt = []
         for cur in frontier:
+            x, r = s.b.xr(cur)
             for dx in (-1, 1):
-                n = CANON.get((cur[0] + dx, cur[1] + back))
+                n = s.b.at(x + dx, r + back)
                 if n is None or s.b.is_half(n) or s.ter(n).impassable:
                     continue
                 u = s.units.get(n)
@@ -112,12 +113,13 @@ def leader_can_retreat_off(s: CCState, h: Hex) -> bool:
     base, back = s.baseline_row(ld.side), s.back_dir(ld.side)
     frontier = {h}
     for _ in range(3):  # the last of the 3 retreat hexes may be the step off the board
-        if any(cur[1] == base for cur in frontier):
+        if any(s.b.row(cur) == base for cur in frontier):
             return True
         nxt: set[Hex] = set()
         for cur in frontier:
+            x, r = s.b.xr(cur)
             for dx in (-1, 1):
-                n = CANON.get((cur[0] + dx, cur[1] + back))
+                n = s.b.at(x + dx, r + back)
                 if n is None or s.b.is_half(n) or s.ter(n).impassable:
                     continue
                 u, other = s.units.get(n), s.leaders.get(n)
@@ -132,7 +134,7 @@ def _lretreat_forced(s: CCState, task: LeaderRetreatTask) -> str | None:
     h = task["at"]
     if leader_can_retreat_off(s, h):
         return None
-    if h[1] == s.baseline_row(task["seat"]):
+    if s.b.row(h) == s.baseline_row(task["seat"]):
         return "he stands on his own baseline"
     if not leader_retreats(s, h):
         return "he cannot retreat a single hex"
@@ -141,7 +143,7 @@ def _lretreat_forced(s: CCState, task: LeaderRetreatTask) -> str | None:
 
 def _legal_lretreat(s: CCState, task: LeaderRetreatTask) -> list[str]:
     h = task["at"]
-    if h[1] == s.baseline_row(task["seat"]):
+    if s.b.row(h) == s.baseline_row(task["seat"]):
         ends: list[Hex] = []  # on his baseline there is no hex further back
     else:
         ends = leader_retreats(s, h)

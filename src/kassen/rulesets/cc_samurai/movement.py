@@ -11,17 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kassen.engine.events import LazyText
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons, honor, orders, victory
-from kassen.rulesets.cc_samurai.board import (
-    HEX_ID,
-    HEXES,
-    IS_HALF,
-    NAME_OF,
-    NAMES,
-    NBR_IDS,
-    NCELLS,
-    OUT2_IDS,
-    Unit,
-)
+from kassen.rulesets.cc_samurai.board import DIST, IS_HALF, NAMES, NBRS, NCELLS, OUT2, ROWS, Unit
 from kassen.rulesets.cc_samurai.common import (
     JSON,
     LEADER_MOVE,
@@ -39,13 +29,18 @@ if TYPE_CHECKING:
 
 
 #: hex -> ``move F3 `` and ``move F3 leader `` (a destination follows)
-MOVE_PRE: dict[Hex, str] = {h: f"move {n} " for h, n in NAMES.items()}
-MOVE_LEADER_PRE: dict[Hex, str] = {h: f"move {n} leader " for h, n in NAMES.items()}
-#: hex -> the key of its unit's and of its Leader's movement search in ``_mv``: the hex's id
-#: (``board.HEX_ID``) doubled, plus one for the Leader (an int hashes to itself; a tuple key's hash is
-#: computed again at every look-up)
-UNIT_KEY: dict[Hex, int] = {h: 2 * i for h, i in HEX_ID.items()}
-LEADER_KEY: dict[Hex, int] = {h: 2 * i + 1 for h, i in HEX_ID.items()}
+MOVE_PRE: tuple[str, ...] = tuple(f"move {n} " for n in NAMES)
+MOVE_LEADER_PRE: tuple[str, ...] = tuple(f"move {n} leader " for n in NAMES)
+
+
+def unit_key(h: Hex) -> int:
+    """The key of the movement search of the unit at ``h`` in ``_mv``: the hex doubled."""
+    return 2 * h
+
+
+def leader_key(h: Hex) -> int:
+    """The key of the movement search of the Leader at ``h`` moving on his own: the hex doubled, + 1."""
+    return 2 * h + 1
 
 
 def _unit_move_text(who: str, ut: UnitType, with_kind: str | None, frm: str, to: str,
@@ -116,17 +111,16 @@ def _reused_search(s: CCState, key: int, h: Hex, same_ctx: bool | None = None) -
         changed = s._changed = _diff_hexes(s._prev_units, s.units) + _diff_hexes(
             s._prev_leaders, s.leaders)
     radius = prev.radius
-    hx, hr = h
-    for cx, cr in changed:
-        dr = abs(cr - hr)
-        if dr + max(0, (abs(cx - hx) - dr) // 2) <= radius:  # HexBoard.distance
+    dist, base = DIST, h * NCELLS
+    for c in changed:
+        if dist[base + c] <= radius:
             return None
     return prev
 
 
 def _unit_moves(s: CCState, h: Hex, same_ctx: bool | None = None) -> Dests:
     """Destinations (hex name or 'off') of the unit at ``h`` -> hexes moved."""
-    return _moves(s, UNIT_KEY[h], h, same_ctx, False)
+    return _moves(s, unit_key(h), h, same_ctx, False)
 
 
 def _moves(s: CCState, key: int, h: Hex, same_ctx: bool | None, leader: bool) -> Dests:
@@ -153,37 +147,35 @@ def _search_unit_moves(s: CCState, h: Hex) -> Dests:
     # a Leader never enters a half-hex, so neither does a unit carrying one
     carries = has_leader and f"l:{leaders[h].lid}" not in s.ti["orders"]
     through = bool(s.ti["effects"]) and dragons.has_effect(s, "spirit-of-the-wind", u.side, u.uid)
-    terl = s._terl
-    if terl is None:
-        terl = s._terrain_list()
+    terc = s._terc
+    if terc is None:
+        terc = s._terrain_types()
     cavalry, side = ut.cavalry, u.side
     found = Dests(allowance)
     out = found.to  # destination -> hexes moved
-    # by hex ids (board.HEX_ID): the tables are lists; the state's maps are still looked up by hex
-    hexes, names, nbrs, half = HEXES, NAME_OF, NBR_IDS, IS_HALF
-    hid = HEX_ID[h]
-    frontier = [hid]
+    # the tables and ``seen`` are indexed by the hex
+    names, nbrs, half = NAMES, NBRS, IS_HALF
+    frontier = [h]
     seen = [False] * NCELLS
-    seen[hid] = True
+    seen[h] = True
     exits = s.exits[side]
-    out2 = OUT2_IDS[hid]
+    out2 = OUT2[h]
     for step in range(1, allowance + 1):
-        nxt: list[int] = []
+        nxt: list[Hex] = []
         for cur in frontier:
-            if exits and hexes[cur] in exits and "off" not in out:
+            if exits and cur in exits and "off" not in out:
                 out["off"] = step
-            for ni in (out2[cur] if step == 2 else nbrs[cur]):
-                if seen[ni]:
+            for n in (out2[cur] if step == 2 else nbrs[cur]):
+                if seen[n]:
                     continue
-                ter = terl[ni]
-                if ter.impassable or (carries and half[ni]):
+                ter = terc[n]
+                if ter.impassable or (carries and half[n]):
                     continue
-                n = hexes[ni]
                 if through and (n in units or n in leaders):
                     # Spirit of the Wind: through other units, never ending there
-                    seen[ni] = True
+                    seen[n] = True
                     if not ter.stop:
-                        nxt.append(ni)
+                        nxt.append(n)
                     continue
                 if n in units:
                     continue
@@ -194,20 +186,20 @@ def _search_unit_moves(s: CCState, h: Hex) -> Dests:
                     if cavalry and ld.kind != "mounted":
                         continue
                     # joins the lone Leader and stops
-                    seen[ni] = True
-                    out[names[ni]] = step
+                    seen[n] = True
+                    out[names[n]] = step
                     continue
-                seen[ni] = True
-                out[names[ni]] = step
+                seen[n] = True
+                out[names[n]] = step
                 if not ter.stop:
-                    nxt.append(ni)
+                    nxt.append(n)
         frontier = nxt
     return found
 
 
 def _leader_moves(s: CCState, h: Hex, same_ctx: bool | None = None) -> Dests:
     """Destinations of the Leader at ``h`` moving on his own."""
-    return _moves(s, LEADER_KEY[h], h, same_ctx, True)
+    return _moves(s, leader_key(h), h, same_ctx, True)
 
 
 def _search_leader_moves(s: CCState, h: Hex) -> Dests:
@@ -216,45 +208,43 @@ def _search_leader_moves(s: CCState, h: Hex) -> Dests:
     if s.ti["spec"].get("effect") == "serpent":
         allowance = min(allowance, 1)  # Serpent Command: the group moves 1 hex (R28)
     units, leaders, utypes = s.units, s.leaders, s.t.units
-    terl = s._terl
-    if terl is None:
-        terl = s._terrain_list()
+    terc = s._terc
+    if terc is None:
+        terc = s._terrain_types()
     side, mounted = ld.side, ld.kind == "mounted"
     found = Dests(allowance)
     out = found.to  # destination -> hexes moved
-    hexes, names, nbrs, half = HEXES, NAME_OF, NBR_IDS, IS_HALF
-    hid = HEX_ID[h]
+    names, nbrs, half, rows = NAMES, NBRS, IS_HALF, ROWS
     seen = [False] * NCELLS
-    seen[hid] = True
-    frontier = [hid]
+    seen[h] = True
+    frontier = [h]
     base = s.baseline_row(side)
-    out2 = OUT2_IDS[hid]
+    out2 = OUT2[h]
     for step in range(1, allowance + 1):
-        nxt: list[int] = []
+        nxt: list[Hex] = []
         for cur in frontier:
-            if hexes[cur][1] == base and "off" not in out:
+            if rows[cur] == base and "off" not in out:
                 out["off"] = step
-            for ni in (out2[cur] if step == 2 else nbrs[cur]):
-                if seen[ni] or half[ni]:
+            for n in (out2[cur] if step == 2 else nbrs[cur]):
+                if seen[n] or half[n]:
                     continue
-                ter = terl[ni]
+                ter = terc[n]
                 if ter.impassable:
                     continue
-                n = hexes[ni]
                 u = units.get(n)
                 other = leaders.get(n)
                 if (u is not None and u.side != side) or (other is not None and other.side != side):
                     continue
-                seen[ni] = True
+                seen[n] = True
                 if other is None:
                     if u is None:
-                        out[names[ni]] = step
+                        out[names[n]] = step
                     else:
                         put = utypes[u.type]
                         if not put.bodyguard and (mounted or not put.cavalry):
-                            out[names[ni]] = step
+                            out[names[n]] = step
                 if not ter.stop:
-                    nxt.append(ni)
+                    nxt.append(n)
         frontier = nxt
     return found
 
@@ -330,7 +320,7 @@ def _act_move(s: CCState, task: MoveTask, action: str) -> None:
     if is_leader:
         ld = s.leaders[h]
         key = f"l:{ld.lid}"
-        lsearch = s._mv_prev.get(LEADER_KEY[h])  # the parent's, which listed this action
+        lsearch = s._mv_prev.get(leader_key(h))  # the parent's, which listed this action
         if lsearch is None:
             lsearch = _leader_moves(s, h)
         steps = lsearch.to[dest_txt]
@@ -354,7 +344,7 @@ def _act_move(s: CCState, task: MoveTask, action: str) -> None:
         return
     u = s.units[h]
     key = f"u:{u.uid}"
-    search = s._mv_prev.get(UNIT_KEY[h])
+    search = s._mv_prev.get(unit_key(h))
     if search is None:
         search = _unit_moves(s, h)
     steps = search.to[dest_txt]

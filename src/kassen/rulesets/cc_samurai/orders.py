@@ -12,16 +12,7 @@ from kassen.engine.dice import Face
 from kassen.engine.events import LazyText
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import honor
-from kassen.rulesets.cc_samurai.board import (
-    HEX_ID,
-    HEXES,
-    NAMES,
-    NBRS,
-    SECTION_MASK,
-    Leader,
-    Unit,
-    sections_of,
-)
+from kassen.rulesets.cc_samurai.board import NAMES, NBRS, SECTION_MASK, Leader, Unit, sections_of
 from kassen.rulesets.cc_samurai.common import (
     _FITS,
     _LEADER_KEYS,
@@ -43,10 +34,8 @@ if TYPE_CHECKING:
 
 
 #: hex -> ``order F3`` and ``order F3 leader``
-ORDER_ACT: dict[Hex, str] = {h: f"order {n}" for h, n in NAMES.items()}
-ORDER_LEADER_ACT: dict[Hex, str] = {h: f"order {n} leader" for h, n in NAMES.items()}
-#: the same by hex id (board.HEX_ID)
-ORDER_ACT_OF: tuple[str, ...] = tuple(ORDER_ACT[h] for h in HEXES)
+ORDER_ACT: tuple[str, ...] = tuple(f"order {n}" for n in NAMES)
+ORDER_LEADER_ACT: tuple[str, ...] = tuple(f"order {n} leader" for n in NAMES)
 
 
 class OrderCache:
@@ -347,7 +336,7 @@ def _order_cache(s: CCState, side: int) -> OrderCache:
     memo = _VECTORS.get((sig, side, s.bottom))
     if memo is None:
         memo = _VECTORS[(sig, side, s.bottom)] = {}
-    hex_id, order_act = HEX_ID, ORDER_ACT_OF
+    order_act = ORDER_ACT
     # a piece's vector depends on the sections of its hex (their bits: board.SECTION_MASK), and
     # on its symbol when a slot names one: a few small, often used tables
     masks = SECTION_MASK[0 if side == s.bottom else 1]
@@ -374,8 +363,7 @@ def _order_cache(s: CCState, side: int) -> OrderCache:
             if got is None:
                 got = memo[sym] = [-1] * 8
             by_hex = got
-        hid = hex_id[h]
-        mask = masks[hid]
+        mask = masks[h]
         vec = by_hex[mask]
         if vec < 0:
             vec = by_hex[mask] = vector_id(tuple([_slot_accepts(s, sl, key, h, side) for sl in slots]))
@@ -386,7 +374,7 @@ def _order_cache(s: CCState, side: int) -> OrderCache:
         if i is None:
             i = index[vec] = len(vectors)
             vectors.append(vec)
-        cands.append((order_act[hid], key, h, i))
+        cands.append((order_act[h], key, h, i))
     for h, ld in leaders.items():
         if ld.side != side:
             continue
@@ -394,8 +382,7 @@ def _order_cache(s: CCState, side: int) -> OrderCache:
         key = _LEADER_KEYS.get(lid)
         if key is None:
             key = _LEADER_KEYS[lid] = "l:" + lid
-        hid = hex_id[h]
-        mask = masks[hid]
+        mask = masks[h]
         vec = plain[mask]
         if vec < 0:
             vec = plain[mask] = vector_id(tuple([_slot_accepts(s, sl, key, h, side) for sl in slots]))
@@ -403,7 +390,7 @@ def _order_cache(s: CCState, side: int) -> OrderCache:
         if h not in units:
             if not lone_ok:
                 continue
-            action = order_act[hid]
+            action = order_act[h]
         elif split_ok and ld.kind != "commander":
             action = ORDER_LEADER_ACT[h]
         else:

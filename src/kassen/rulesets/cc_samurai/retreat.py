@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from kassen.engine.events import plural
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai import dragons, honor, leaders, victory
-from kassen.rulesets.cc_samurai.board import CANON, Unit
+from kassen.rulesets.cc_samurai.board import Unit
 from kassen.rulesets.cc_samurai.common import LEADER_NAME, as_json
 from kassen.rulesets.cc_samurai.tasks import CombatTask, RetreatTask
 
@@ -120,10 +120,11 @@ def _apply_flags(s: CCState, cx: CombatTask, remaining: int, ignored: int) -> No
 
 def retreat_steps(s: CCState, h: Hex, u: Unit) -> list[Hex]:
     """Retreats: the hexes one retreat move can reach (toward the own baseline)."""
-    r = h[1] + s.back_dir(u.side)
+    x, r = s.b.xr(h)
+    r += s.back_dir(u.side)
     out = []
     for dx in (-1, 1):
-        n = CANON.get((h[0] + dx, r))
+        n = s.b.at(x + dx, r)
         if n is None or s.ter(n).impassable or n in s.units:
             continue
         if s.b.is_half(n) and (h in s.leaders or not s.t.rules.retreat_onto_half_hexes):
@@ -200,7 +201,7 @@ def _auto_retreat(s: CCState, task: RetreatTask) -> bool:
         return True
     opts = _retreat_options(s, task)
     if not opts:
-        why = "it is at its baseline" if h[1] == s.baseline_row(u.side) else "its retreat path is blocked"
+        why = "it is at its baseline" if s.b.row(h) == s.baseline_row(u.side) else "its retreat path is blocked"
         s.say("retreat_blocked", f"{s.unit_label(u)} cannot retreat {task['left']} more hex(es): {why}")
         gone = victory.hit_unit(s, h, task["left"], task["by"], "retreat could not be completed")
         task["left"] = 0

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from kassen.engine.errors import FormatError
-from kassen.engine.hexgrid import HexBoard
+from kassen.engine.hexgrid import Hex, HexBoard
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 SIDES = ("red", "blue")
@@ -236,14 +236,14 @@ def scenario_problems(scen: Scenario, where: str, ignore: frozenset[str] = froze
     def bad(field: str, what: str, hex_name: str | None = None) -> None:
         problems.append(Problem(f"{where}: field {field}: {what}", field, hex_name))
 
-    def hx(text: str, field: str) -> tuple[int, ...] | None:
+    def hx(text: str, field: str) -> Hex | None:
         try:
             return board.parse(text)
         except FormatError as exc:
             bad(field, str(exc))
             return None
 
-    seen_terrain: dict[tuple[int, ...], str] = {}
+    seen_terrain: dict[Hex, str] = {}
     for slug, hexes in scen.terrain.items():
         if slug not in tables.terrain or slug in ("countryside", "tent"):
             known = ", ".join(t for t in tables.terrain if t not in ("countryside", "tent"))
@@ -259,7 +259,7 @@ def scenario_problems(scen: Scenario, where: str, ignore: frozenset[str] = froze
                 bad(f"terrain.{slug}[{i}]", f"{t} already has terrain {seen_terrain[h]}", t)
                 continue
             seen_terrain[h] = slug
-    occupied: dict[tuple[int, ...], str] = {}
+    occupied: dict[Hex, str] = {}
     for side in SIDES:
         army = scen.red if side == "red" else scen.blue
         commanders = 0
@@ -305,7 +305,7 @@ def scenario_problems(scen: Scenario, where: str, ignore: frozenset[str] = froze
             if f"{side}.exits[{i}]" in ignore:
                 continue
             h = hx(e, f"{side}.exits[{i}]")
-            if h is not None and h[1] not in (0, board.rows - 1):
+            if h is not None and board.row(h) not in (0, board.rows - 1):
                 bad(f"{side}.exits[{i}]", f"{e} is not on a baseline", e)
     for i, obj in enumerate(scen.objective):
         if f"objective[{i}]" in ignore:

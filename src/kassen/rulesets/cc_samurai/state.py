@@ -45,10 +45,9 @@ from kassen.rulesets.cc_samurai import (
     view,
     windows,
 )
-from kassen.rulesets.cc_samurai.board import HEXES, SIDE_NAMES, Leader, Unit, board
+from kassen.rulesets.cc_samurai.board import NAMES, NCELLS, SIDE_NAMES, Leader, Unit, board
 from kassen.rulesets.cc_samurai.common import (
     _DECISION_NAMES,
-    _NAMES,
     COW_ALL,
     COW_CARDS,
     COW_COMMAND,
@@ -102,10 +101,9 @@ class CCState(CCStateData, TaskMachine, State):
         #: who holds each objective now (a permanent one stays with whoever took it)
         self.obj_held: list[int | None] = []
         self.terrain: dict[Hex, str] = {}
-        #: hex -> TerrainType of every hex, built on first use (shared by clones like terrain)
-        self._terc: dict[Hex, TerrainType] | None = None
-        #: the same by hex id (board.HEX_ID), for the movement searches
-        self._terl: list[TerrainType] | None = None
+        #: hex -> TerrainType of every hex (indexed by the hex), built on first use (shared by
+        #: clones like terrain)
+        self._terc: list[TerrainType] | None = None
         self.tents: dict[int, Hex] = {}
         self.units: dict[Hex, Unit] = {}
         self.leaders: dict[Hex, Leader] = {}
@@ -140,7 +138,7 @@ class CCState(CCStateData, TaskMachine, State):
         #: tasks of the stack below this index may be the parent's (``own_top``)
         self._stk_shared = 0
         #: movement searches of this state, and of the state it was cloned from (reused by apply),
-        #: keyed by ``movement.UNIT_KEY`` / ``LEADER_KEY`` of the hex
+        #: keyed by ``movement.unit_key`` / ``leader_key`` of the hex
         self._mv: dict[int, Dests] = {}
         self._mv_prev: dict[int, Dests] = {}
         #: the parent's pieces and movement context, to tell which of its searches still hold
@@ -175,7 +173,7 @@ class CCState(CCStateData, TaskMachine, State):
         s.scenario_id, s.scenario_name, s.victory = self.scenario_id, self.scenario_name, self.victory
         s.order_one_banner, s.tent_banners, s.exit_banners = self.order_one_banner, self.tent_banners, self.exit_banners
         s.bottom, s.exits, s.objective_defs = self.bottom, self.exits, self.objective_defs
-        s.terrain, s._terc, s._terl, s.tents = self.terrain, self._terc, self._terl, self.tents
+        s.terrain, s._terc, s.tents = self.terrain, self._terc, self.tents
         s.start_blocks = self.start_blocks
         # COW_CARDS
         s.hands, s.dragons = self.hands, self.dragons
@@ -517,26 +515,22 @@ class CCState(CCStateData, TaskMachine, State):
         return self.game.seats[side]  # "Red", "Blue": the game's seat names
 
     def name(self, h: Hex) -> str:
-        got = _NAMES.get(h)
-        return got if got is not None else self.b.name(h)
+        """The notation of ``h`` (``B1``)."""
+        if 0 <= h < NCELLS:
+            return NAMES[h]
+        return self.b.name(h)  # raises: no hex of the battlefield
 
     def ter(self, h: Hex) -> TerrainType:
         terc = self._terc
         if terc is None:
             terc = self._terrain_types()
-        got = terc.get(h)
-        return got if got is not None else self.t.terrain[self.terrain.get(h, "countryside")]
+        return terc[h]
 
-    def _terrain_types(self) -> dict[Hex, TerrainType]:
+    def _terrain_types(self) -> list[TerrainType]:
+        """The terrain type of every hex, indexed by the hex (``_terc``, built here)."""
         tt, ter = self.t.terrain, self.terrain
-        terc = self._terc = {h: tt[ter.get(h, "countryside")] for h in self.b.cells}
+        terc = self._terc = [tt[ter.get(h, "countryside")] for h in range(NCELLS)]
         return terc
-
-    def _terrain_list(self) -> list[TerrainType]:
-        """``_terrain_types`` by hex id (board.HEX_ID)."""
-        tt, ter = self.t.terrain, self.terrain
-        terl = self._terl = [tt[ter.get(h, "countryside")] for h in HEXES]
-        return terl
 
     def ut(self, u: Unit) -> UnitType:
         return self.t.units[u.type]

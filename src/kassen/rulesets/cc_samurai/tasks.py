@@ -6,7 +6,7 @@ is built as one of these records and every handler gets its own kind, so mypy ch
 each field's name and type. A record is a plain ``dict`` at run time (compiled too), in
 the field order it is built in: saves stay byte-identical.
 
-Hexes are the board's own ``Hex`` objects (``board.NAMES`` names them), never names: a
+Hexes are the board's integers (``hexgrid.Hex``; ``board.NAMES`` names them), never names: a
 handler reads a hex as it is. Names are only in JSON (``to_json``/``from_json`` of the state,
 ``pending_json``), action text and events (:data:`HEX_FIELDS`, :data:`HEX_LIST_FIELDS`).
 

@@ -24,7 +24,6 @@ def _drop_tent(s: CCState, owner: int, th: Hex) -> None:
     s.terrain = dict(s.terrain)
     s.terrain.pop(th, None)
     s._terc = None
-    s._terl = None
     s._mv = {}
 
 

@@ -9,18 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kassen.engine.events import plural
-from kassen.engine.hexgrid import Hex
 from kassen.engine.rng import Rng
 from kassen.rulesets.cc_samurai import dragons, orders
-from kassen.rulesets.cc_samurai.board import SIDE_NAMES, board
+from kassen.rulesets.cc_samurai.board import BOARD_ORDER, NBRS, SIDE_NAMES
 from kassen.rulesets.cc_samurai.common import JSON
 from kassen.rulesets.cc_samurai.tasks import task_json
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.state import CCState
-
-#: hex -> its neighbours on the one shared battlefield, as tuples (the heuristic's inner loop)
-_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {h: tuple(board().neighbours(h)) for h in board().cells}
 
 
 def determinize(st: CCState, seat: int, rng: Rng) -> CCState:
@@ -80,7 +76,7 @@ def heuristics(s: CCState) -> tuple[float, float]:
     s0 = 0.0 + b0 + h0 - b1 - h1
     s1 = 0.0 + b1 + h1 - b0 - h0
     units, leaders, types = s.units, s.leaders, s.t.units
-    nb = _NEIGHBOURS
+    nb = NBRS
     for h, u in units.items():
         side = u.side
         t = (2.5 if types[u.type].symbol == "square" else 2.0) * u.blocks
@@ -219,15 +215,16 @@ def prompt(s: CCState) -> str:
 
 def board_json(st: CCState) -> JSON:
     units = []
-    for h, u in sorted(st.units.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    order = BOARD_ORDER
+    for h, u in sorted(st.units.items(), key=lambda kv: order[kv[0]]):
         ld = st.leaders.get(h)
         units.append({"hex": st.name(h), "id": u.uid, "type": u.type, "side": SIDE_NAMES[u.side],
                       "symbol": st.ut(u).symbol, "blocks": u.blocks,
                       "leader": ld.kind if ld is not None else None})
     lone = [{"hex": st.name(h), "id": ld.lid, "kind": ld.kind, "side": SIDE_NAMES[ld.side]}
-            for h, ld in sorted(st.leaders.items(), key=lambda kv: (kv[0][1], kv[0][0])) if h not in st.units]
+            for h, ld in sorted(st.leaders.items(), key=lambda kv: order[kv[0]]) if h not in st.units]
     return {
-        "terrain": {st.name(h): t for h, t in sorted(st.terrain.items(), key=lambda kv: (kv[0][1], kv[0][0]))},
+        "terrain": {st.name(h): t for h, t in sorted(st.terrain.items(), key=lambda kv: order[kv[0]])},
         "tents": {SIDE_NAMES[s]: st.name(h) for s, h in sorted(st.tents.items())},
         "units": units,
         "leaders": lone,
