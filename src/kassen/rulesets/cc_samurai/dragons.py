@@ -291,6 +291,8 @@ def _effect(s: CCState, seat: int, slug: str, **data: Any) -> None:
 
 
 def _resolve(s: CCState, seat: int, slug: str, target: Hex | None, cx: WindowTask | None) -> None:
+    s.own_cards()  # a card's effect may draw, steal or discard and raise the command
+    s.own_score()
     enemy = 1 - seat
     if slug in ("ashigaru-attack", "fire-arrows", "fire-in-the-rain", "panic", "move-as-the-wind",
                 "followers-of-bishamon"):
@@ -522,6 +524,7 @@ LEADER_RANK = {"foot": 1, "mounted": 2, "commander": 3}
 
 
 def _personal_challenge(s: CCState, seat: int, cx: CombatTask) -> None:
+    s.own_command_cards()  # the loser discards a card at random
     ah, dh = cx["att"], cx["tgt"]
     leaders = {s.leaders[ah].side: ah, s.leaders[dh].side: dh}
     dice = {}
@@ -595,6 +598,7 @@ def turncoat_decided(s: CCState, task: TurncoatTask, defect: bool) -> None:
 
 def _wild_winds(s: CCState, victim: int) -> None:
     """Wild Winds: the played card goes back to the hand; a random card of the hand is played instead."""
+    s.own_command_cards()
     cid = s.ti["card"]
     s.hands[victim].append(cid)
     s.ti["card"] = None
