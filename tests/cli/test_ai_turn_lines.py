@@ -35,6 +35,8 @@ def test_an_ai_turn_is_told_one_line_a_step_with_its_dice_before_the_board(tmp_p
     assert board is not None
     steps = out[start:board.start()].splitlines()[1:]
     told = [ln for ln in steps if ln.strip()]
+    # the wait is told under the turn's header, after what the person did and before Blue's steps
+    assert told.pop(0) == "Blue (random) is thinking…"
     assert len(told) >= 4 and all(ln.startswith("  • ") for ln in told), told  # one line a step, no wrapping
     assert told[0].startswith("  • Blue plays Advance Right")
     assert "  • Turncoat: Red rolls 5 dice: crossed swords, flag, blue triangle, crossed swords, Honor & Fortune" in told

@@ -270,6 +270,8 @@ class _Session:
                     player = self.seats[seat]
                     assert player is not None
                     if not self.watch:
+                        if len(self.humans) == 1:
+                            self.narrate(self.viewer())  # what the person just did, before the wait
                         self.thinking(seat, player)
                     self.push(player.choose(state, seat))
                     if self.watch:
