@@ -84,7 +84,13 @@ def test_a_whole_skirmish_takes_no_more_clicks_than_before(browser: Any, server:
                 click(page.locator("#confirm-action"), "confirm")
         if words[0] == "order":
             ordered += 1
-        page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}", timeout=20000)
+        try:
+            page.wait_for_function(f"Number(document.body.dataset.version) > {v['version']}", timeout=20000)
+        except Exception as e:  # which click the page did not take, and what it showed
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "clicks-not-taken.png"))
+            raise AssertionError(f"{action!r} (of {actions}) was not taken: {dict(clicks)}; prompt "
+                                 f"{page.locator('#prompt').inner_text()!r}") from e
     assert result is not None, "the skirmish did not end"
     total_clicks, total_decisions = sum(clicks.values()), sum(decisions.values())
     ARTIFACTS.mkdir(exist_ok=True)
