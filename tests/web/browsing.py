@@ -41,3 +41,29 @@ def wait_turn_or_result(page: Any, timeout: int) -> bool:
     page.wait_for_function("document.body.dataset.yourTurn === 'true' || !!document.getElementById('result')",
                            timeout=timeout)
     return bool(page.locator("#result").count())
+
+
+#: a point of the hex ``hx`` that the page hit-tests to it (its own polygon, or its piece): the
+#: board's side columns are half-hexes (the board is clipped at their centres, as on the real
+#: board), so a click at the middle of an edge hex's box lands on the clip's edge
+_HEX_POINT = """(hx) => {
+  const g = document.querySelector(`#board g.hexg[data-hex="${hx}"]`);
+  if (!g) return null;
+  const b = g.getBoundingClientRect();
+  for (const [fx, fy] of [[0.5, 0.5], [0.7, 0.5], [0.3, 0.5], [0.5, 0.3], [0.5, 0.7], [0.8, 0.4], [0.2, 0.4]]) {
+    const x = b.x + b.width * fx, y = b.y + b.height * fy;
+    const e = document.elementFromPoint(x, y);
+    const at = e && e.closest("[data-hex]");
+    if (at && at.dataset.hex === hx) return [x, y];
+  }
+  return null;
+}"""
+
+
+def click_hex(page: Any, hx: str) -> None:
+    """Click the hex ``hx`` of the C&C board with the mouse where a person would: on a part of it
+    that takes the click (not under the board's clipped edge or a menu); the board drawn now (a
+    click redraws it)."""
+    point = page.evaluate(_HEX_POINT, hx)
+    assert point is not None, f"no point of hex {hx} takes a click"
+    page.mouse.click(point[0], point[1])
