@@ -58,13 +58,15 @@ def own_groups() -> dict[str, set[str]]:
     return groups
 
 
-def _base(node: ast.expr) -> tuple[str, str, int] | None:
-    """``s.units[h]`` / ``s.hands[i]`` / ``s.honor`` -> (``s``, ``units``, subscripts)."""
-    depth = 0
+def _base(node: ast.expr) -> tuple[str, int, object] | None:
+    """``s.units[h]`` / ``s.ti["spec"]["max"]`` / ``s.honor`` -> (the attribute, how many
+    subscripts, the constant key of the first one or None)."""
+    depth, key = 0, None
     while isinstance(node, ast.Subscript):
+        key = node.slice.value if isinstance(node.slice, ast.Constant) else None
         node, depth = node.value, depth + 1
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        return node.value.id, node.attr, depth
+        return node.attr, depth, key
     return None
 
 
@@ -72,47 +74,41 @@ def _base(node: ast.expr) -> tuple[str, str, int] | None:
 LIST_ITEMS = {"hands", "dragons"}
 
 
-def aliases(fn: ast.FunctionDef) -> dict[str, str]:
-    """Local names ``fn`` binds to a shared container (``units = s.units``, ``hand = s.hands[side]``)."""
-    got = {}
+def writes(fn: ast.FunctionDef) -> list[tuple[int, str, int, object]]:
+    """(line, attribute, subscripts, first key) of every in-place write in ``fn``: an item assigned,
+    augmented or deleted, a mutating method called; through a local alias of a shared container
+    (``units = s.units``, ``hand = s.hands[side]``) too."""
+    alias: dict[str, str] = {}
     for n in ast.walk(fn):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
             b = _base(n.value)
-            if b is not None and (b[2] == 0 or (b[2] == 1 and b[1] in LIST_ITEMS)):
-                got[n.targets[0].id] = b[1]
-    return got
+            if b is not None and (b[1] == 0 or (b[1] == 1 and b[0] in LIST_ITEMS)):
+                alias[n.targets[0].id] = b[0]
 
+    def written(e: ast.expr, extra: int) -> tuple[str, int, object] | None:
+        if isinstance(e, ast.Name) and e.id in alias and extra:
+            return alias[e.id], 1, None
+        if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id in alias:
+            return alias[e.value.id], 1, None
+        b = _base(e)
+        return (b[0], b[1] + extra, b[2]) if b is not None and b[1] + extra > 0 else None
 
-def writes(fn: ast.FunctionDef) -> list[tuple[int, str, str, int]]:
-    """(line, variable, attribute, subscripts) of every in-place write in ``fn``: an item assigned,
-    augmented or deleted, a mutating method called; through a local alias too."""
     out = []
-    alias = aliases(fn)
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATORS:
-            v = n.func.value
-            if isinstance(v, ast.Name) and v.id in alias:
-                out.append((n.lineno, v.id, alias[v.id], 1))
-        if isinstance(n, ast.Assign | ast.AugAssign | ast.Delete):
-            for t in (n.targets if isinstance(n, ast.Assign | ast.Delete) else [n.target]):
-                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in alias:
-                    out.append((n.lineno, t.value.id, alias[t.value.id], 1))
     for n in ast.walk(fn):
         targets: list[ast.expr] = []
         if isinstance(n, ast.Assign | ast.Delete):
-            targets = list(n.targets)
+            targets = [e for t in n.targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])
+                       if isinstance(e, ast.Subscript)]
         elif isinstance(n, ast.AugAssign):
-            targets = [n.target]
+            targets = [n.target]  # s.honor[side] += 1, and s.command += ... (no subscript) too
         for t in targets:
-            for e in (t.elts if isinstance(t, ast.Tuple) else [t]):
-                if isinstance(e, ast.Subscript) or isinstance(n, ast.AugAssign):
-                    b = _base(e)
-                    if b and (isinstance(e, ast.Subscript) or b[2] == 0):
-                        out.append((n.lineno, b[0], b[1], b[2]))
+            got = written(t, 0) or (written(t, 1) if isinstance(n, ast.AugAssign) else None)
+            if got:
+                out.append((n.lineno, *got))
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in MUTATORS:
-            b = _base(n.func.value)
-            if b:
-                out.append((n.lineno, b[0], b[1], b[2] + 1))
+            got = written(n.func.value, 1)
+            if got:
+                out.append((n.lineno, *got))
     return out
 
 
@@ -125,15 +121,15 @@ def owns(fn: ast.FunctionDef) -> dict[str, int]:
     return got
 
 
-def replaced_ti_keys(fn: ast.FunctionDef) -> dict[str, int]:
+def replaced_ti_keys(fn: ast.FunctionDef) -> dict[object, int]:
     """Keys of the turn info ``fn`` assigns a new value to (``s.ti["spec"] = ...``), to their first line."""
-    got: dict[str, int] = {}
+    got: dict[object, int] = {}
     for n in ast.walk(fn):
         if isinstance(n, ast.Assign):
             for t in n.targets:
-                if (isinstance(t, ast.Subscript) and _base(t) is not None and _base(t)[1] == "ti"
-                        and isinstance(t.slice, ast.Constant)):
-                    got[t.slice.value] = min(got.get(t.slice.value, n.lineno), n.lineno)
+                b = _base(t)
+                if b is not None and b[:2] == ("ti", 1) and b[2] is not None:
+                    got[b[2]] = min(got.get(b[2], n.lineno), n.lineno)
     return got
 
 
@@ -148,18 +144,13 @@ def violations() -> list[str]:
             if not isinstance(fn, ast.FunctionDef) or (path.name, fn.name) in EXEMPT:
                 continue
             own, fresh = owns(fn), replaced_ti_keys(fn)
-            for line, _var, attr, depth in writes(fn):
+            for line, attr, depth, key in writes(fn):
                 if attr in owner and not any(own.get(m, line + 1) < line for m in owner[attr]):
                     found.append(f"{path.name}:{line}: {fn.name} writes {attr} without "
                                  f"{' or '.join(m + '()' for m in sorted(owner[attr]))} before")
-                if attr == "ti" and depth >= 2:
-                    node = next(n for n in ast.walk(fn) if getattr(n, "lineno", None) == line)
-                    key = next((s.slice.value for s in ast.walk(node) if isinstance(s, ast.Subscript)
-                                and isinstance(s.slice, ast.Constant) and _base(s.value) is not None
-                                and _base(s.value)[1:] == ("ti", 0)), None)
-                    if key is None or fresh.get(key, line + 1) >= line:
-                        found.append(f"{path.name}:{line}: {fn.name} changes the turn info's {key!r} in place "
-                                     "(it is shared with the parent: replace it)")
+                if attr == "ti" and depth >= 2 and (key is None or fresh.get(key, line + 1) >= line):
+                    found.append(f"{path.name}:{line}: {fn.name} changes the turn info's {key!r} in place "
+                                 "(it is shared with the parent: replace it)")
     return found
 
 
@@ -176,8 +167,9 @@ def test_the_groups_are_read_from_the_own_methods():
 
 
 def test_the_check_finds_a_forgotten_own_call(tmp_path, monkeypatch):
-    """The check itself: a rule that draws into a hand without owning the cards, and one that
-    appends to the turn info's orders, are both reported with their lines."""
+    """The check itself: a hand drawn into without owning the cards, the turn info's orders
+    appended to, Honor & Fortune raised without owning the score and the units written through an
+    alias are each reported with their line; the owned hand and the freshly replaced spec are not."""
     rules = tmp_path / "rules"
     rules.mkdir()
     (rules / "state.py").write_text((RULES / "state.py").read_text())
