@@ -166,8 +166,7 @@ def test_hard_plays_with_its_own_weights_and_the_other_levels_with_the_shipped_o
         assert p.dragon_hold < 0.5
         if level != "hard":
             assert p.w == load_weights()
-    # hard reads its own file (weights set at its budget: the hand-set ones, 31 of 40 against
-    # mcts at 1 s), easy and normal the fitted ones of weights_cc.json (issue 33)
-    from kassen.ai.evaluate import WEIGHTS_FILE
-    assert hard.w == load_weights(WEIGHTS_FILE.with_name("weights_cc_hard.json"))
-    assert hard.w["engage"] != load_weights()["engage"]
+    # hard reads its own file (kept for weights tuned at its budget): today the shipped numbers
+    shipped = load_weights()
+    assert {k: v for k, v in hard.w.items() if k in shipped and k != "_doc"} == \
+        {k: v for k, v in shipped.items() if k != "_doc"}

@@ -55,9 +55,8 @@ class LevelPlayer(Player):
 #: the C&C Samurai planner's settings per level (see :class:`kassen.ai.planner.TurnPlanner`).
 #: The budgets are counted (samples and rollouts), never cut by the clock, so a level plays the
 #: same moves on a busy machine as on an idle one; measured on one core of the compiled build,
-#: ``normal`` thinks a median 0.6 CPU-s a turn against greedy (skirmish, 1.7 at the 90th
-#: percentile; Sekigahara 0.9), ``hard`` 4.9 (a mean of 4.2 against mcts). ``easy`` and ``normal``
-#: read the fitted weights of ``weights_cc.json``, ``hard`` its own hand-set ``weights_cc_hard.json``.
+#: ``normal`` thinks a median 0.8 CPU-s a turn (skirmish; 1.3 on Sekigahara), ``hard`` 4.9 (a mean
+#: of 4.2 against mcts).
 #: Every level reads an evaluation with what ``hard`` learned (issue 33): Dragon cards held are worth
 #: keeping and are played at a 0.25 margin, a close combat's battle back counts, Leaders and lone
 #: units in enemy reach are at risk, and a plan that wins now is played (``weights_cc.json``).
