@@ -476,6 +476,8 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
     for h, u in units.items():
         enemy_hexes[1 - u.side].append(h)
     engage_cap = w["engage_cap"]
+    engaged = 0.0  # the capped distances of ``seat``'s units to their nearest enemy
+    damage = 0  # blocks lost by the units on the table
     for h, u in units.items():
         ut = s.ut(u)
         sg = sign[u.side]
@@ -486,6 +488,7 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
         if ut.cavalry:
             f["cavalry_block_bonus"] += sg * u.blocks
         f["unit_alive"] += sg
+        damage += ut.blocks - u.blocks
         friends = 0
         for n in b.neighbours(h):
             fu = units.get(n)
@@ -506,7 +509,18 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
         foes = enemy_hexes[u.side]
         if u.side == seat and foes and not ut.bodyguard:
             d = min(b.distance(h, e) for e in foes)
-            f["engage"] -= min(d, engage_cap)
+            engaged += min(d, engage_cap)
+    # a quiet battle presses harder: past ``engage_grace`` turns, each turn in which no banner
+    # (``engage_per_banner`` turns each) and no block (``engage_per_block``) was taken adds
+    # ``engage_stall`` of the distance, up to ``engage_stall_cap`` times it (issue 33: a
+    # defender who only waits must be attacked)
+    stall = w.get("engage_stall", 0.0)
+    if stall:
+        quiet = (s.turn - w.get("engage_grace", 4) - w.get("engage_per_banner", 4) * (s.banners[0] + s.banners[1])
+                 - w.get("engage_per_block", 2) * damage)
+        if quiet > 0:
+            engaged *= min(1.0 + stall * quiet, w.get("engage_stall_cap", 4.0))
+    f["engage"] -= engaged
     for h, ld in leaders.items():
         if h not in units:
             f["leader_lone"] += sign[ld.side]
