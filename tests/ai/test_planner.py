@@ -229,6 +229,45 @@ def test_plan_variants_are_judged_by_counted_rollouts_on_common_luck():
     assert p._rollout_turn(s, seat, plan, luck=42) == first
 
 
+def test_battle_crn_judges_every_attack_on_the_same_determinizations_and_dice(monkeypatch):
+    """``battle_crn``: sample i of every candidate attack starts from the same generator state
+    (common random numbers), and the player's own generator moves by one draw a sample, however
+    many attacks there are; without it every sample of every attack draws afresh."""
+    from kassen.rulesets.cc_samurai.state import CCState
+
+    s = _mid_game_state(4, 40)
+    p = [small(1), small(2)]
+    while not ((s.pending_json() or {}).get("decision") == "battle"
+               and sum(a.startswith(("attack ", "fire ")) for a in s.legal_actions()) >= 2):
+        assert not s.is_terminal(), "no battle decision with two attacks reached"
+        s = s.apply(p[s.to_move()].choose(s, s.to_move()))
+    seat = s.to_move()
+    attacks = [a for a in s.legal_actions() if a.startswith(("attack ", "fire "))]
+    starts: list[int] = []
+    real = CCState.determinize
+
+    def spy(self, seat, rng):
+        starts.append(rng.state)
+        return real(self, seat, rng)
+
+    monkeypatch.setattr(CCState, "determinize", spy)
+    for crn in (1, 0):
+        starts.clear()
+        p = TurnPlanner(5, weights=WEIGHTS, battle_samples=3, battle_crn=crn)
+        before = p.rng.state
+        action = p._choose_battle(s, seat, s.legal_actions())
+        assert action in s.legal_actions()
+        per_attack = [starts[3 * i: 3 * i + 3] for i in range(len(attacks))]
+        if crn:
+            assert all(run == per_attack[0] for run in per_attack) and len(set(per_attack[0])) == 3
+            fresh = TurnPlanner(5, weights=WEIGHTS)
+            for _ in range(3):
+                fresh.rng.next64()
+            assert p.rng.state == fresh.rng.state and p.rng.state != before
+        else:
+            assert len({x for run in per_attack for x in run}) == 3 * len(attacks)
+
+
 
 
 @pytest.mark.parametrize("kind", [*PLANNERS, "random"])

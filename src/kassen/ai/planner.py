@@ -92,7 +92,8 @@ class TurnPlanner(Player):
     ``variants``: other plans of the best card judged by the rollouts beside the beam's cards,
     each the greedy plan with one of its orders or moves forbidden; ``crn``: every candidate's
     rollout ``r`` plays on the same determinization and dice (common random numbers), so the
-    candidates are compared on the same luck. ``reply_cards``: how many cards of the opponent's
+    candidates are compared on the same luck; ``battle_crn``: the same for the attacks of a battle
+    decision (sample ``i`` of every attack on the same determinization and dice). ``reply_cards``: how many cards of the opponent's
     sampled hand the reply considers (drawn at random; 0: all of them). ``weights_file``: a weights
     file beside :file:`weights_cc.json` (a level's own) instead of it; ``weights`` wins over both.
     """
@@ -103,7 +104,7 @@ class TurnPlanner(Player):
                  card_rollouts: int = 0, card_beam: int = 3, noise: float = 0.0, seconds: float | None = None,
                  reply: bool = False, dragons: int = 1, dragon_samples: int = 4, dragon_hold: float = 0.5,
                  variants: int = 0, crn: int = 0, reply_cards: int = 2, weights_file: str | None = None,
-                 noise_floor: float | None = None, name: str | None = None) -> None:
+                 noise_floor: float | None = None, battle_crn: int = 0, name: str | None = None) -> None:
         self.rng = Rng(seed)
         self.dragons = bool(dragons)
         self.dragon_samples = dragon_samples
@@ -122,6 +123,7 @@ class TurnPlanner(Player):
         self.reply = reply
         self.variants = variants
         self.crn = bool(crn)
+        self.battle_crn = bool(battle_crn)
         self.reply_cards = reply_cards
         #: rollouts played (counted work: the budget of the levels is this, not the clock)
         self.rollouts_done = 0
@@ -445,12 +447,19 @@ class TurnPlanner(Player):
             return "end-battle" if "end-battle" in legal else legal[0]
         w = self.w
         best, best_v = "end-battle", -float("inf")
+        lucks = [self.rng.next64() for _ in range(self.battle_samples)] if self.battle_crn else None
+        own = self.rng
         for a in [*attacks, "end-battle"]:
             n = 1 if a == "end-battle" else self.battle_samples
             total = 0.0
-            for _ in range(n):
-                d = state.determinize(seat, self.rng)
-                total += evaluate(settle(d.apply(a), seat, w, self.rng), seat, w)
+            for i in range(n):
+                if lucks is not None:
+                    self.rng = Rng(lucks[i])
+                try:
+                    d = state.determinize(seat, self.rng)
+                    total += evaluate(settle(d.apply(a), seat, w, self.rng), seat, w)
+                finally:
+                    self.rng = own
             v = total / n
             if v > best_v:
                 best, best_v = a, v
