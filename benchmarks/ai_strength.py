@@ -338,12 +338,17 @@ def merge(paths: list[str], json_path: str | None, check: bool, seeds: tuple[int
         if seeds is not None:  # a range of the series (e.g. the 40 games a target asks for)
             games = {s: g for s, g in games.items() if seeds[0] <= s <= seeds[1]}
         played = sorted(games)  # (not ``seeds``: the range asked for holds for every pairing)
+        if not played:  # a pairing of the file with no game in the range asked for
+            continue
         results = [games[seed] for seed in played]
         print(f"== {title}: {len(results)} games merged from {len(paths)} file(s), seeds {_ranges(played)}")
         wall = sum(r.get("seconds", 0.0) for r in results)
         verdict = conclude(labels_of[title], results, load_game(game_of[title]).seats, wall, 1)
         all_met = all_met and verdict.get("met", True)
         report.append({"pairing": title, **verdict, "results": results})
+    if not report:
+        raise SystemExit(f"no game of {', '.join(paths)} has a seed in {seeds[0]}-{seeds[1]}" if seeds else
+                         f"no game in {', '.join(paths)}")
     if json_path:
         with open(json_path, "w", encoding="utf-8") as f:
             games = sorted(set(game_of.values()))

@@ -117,3 +117,8 @@ def test_merge_counts_every_pairing_and_reads_merged_files_that_name_no_game(tmp
     # a range of seeds asked for holds for every pairing
     assert ai_strength.merge([str(tmp_path / "m.json")], str(out), check=False, seeds=(1, 41)) == 0
     assert [p["games"] for p in json.loads(out.read_text())["pairings"]] == [1, 2]
+    # a pairing with no game in the range is left out (a series file holds many pairings)
+    assert ai_strength.merge([str(tmp_path / "m.json")], str(out), check=False, seeds=(40, 42)) == 0
+    assert [(p["pairing"], p["games"]) for p in json.loads(out.read_text())["pairings"]] == [("normal vs greedy", 3)]
+    with pytest.raises(SystemExit, match="no game of .*m.json has a seed in 100-199"):
+        ai_strength.merge([str(tmp_path / "m.json")], str(out), check=False, seeds=(100, 199))
