@@ -63,15 +63,18 @@ def test_planner_is_deterministic_for_a_seed(kind):
     assert _play(PLANNERS[kind], "cc-samurai", 5, 50) == _play(PLANNERS[kind], "cc-samurai", 5, 50)
 
 
-def _state_at(decision: str, seed: int = 4):
-    """A position where the seat to move faces ``decision`` (a play or a battle decision)."""
+def _state_at(decision: str, seed: int = 4, attacks: int = 0):
+    """A position where the seat to move faces ``decision`` (a play or a battle decision), with at
+    least ``attacks`` attacks among its choices."""
     s = _mid_game_state(seed, 40)
     p = [small(1), small(2)]
     for _ in range(3000):
         if s.is_terminal():
             break
         pending = s.pending_json() or {}
-        if pending.get("decision") == decision and len(s.legal_actions()) > 1:
+        legal = s.legal_actions()
+        if (pending.get("decision") == decision and len(legal) > 1
+                and sum(a.startswith(("attack ", "fire ")) for a in legal) >= attacks):
             return s
         seat = s.to_move()
         s = s.apply(p[seat].choose(s, seat))
@@ -235,12 +238,7 @@ def test_battle_crn_judges_every_attack_on_the_same_determinizations_and_dice(mo
     many attacks there are; without it every sample of every attack draws afresh."""
     from kassen.rulesets.cc_samurai.state import CCState
 
-    s = _mid_game_state(4, 40)
-    p = [small(1), small(2)]
-    while not ((s.pending_json() or {}).get("decision") == "battle"
-               and sum(a.startswith(("attack ", "fire ")) for a in s.legal_actions()) >= 2):
-        assert not s.is_terminal(), "no battle decision with two attacks reached"
-        s = s.apply(p[s.to_move()].choose(s, s.to_move()))
+    s = _state_at("battle", attacks=2)
     seat = s.to_move()
     attacks = [a for a in s.legal_actions() if a.startswith(("attack ", "fire "))]
     starts: list[int] = []

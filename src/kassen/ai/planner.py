@@ -46,6 +46,8 @@ hidden parts are random and whose dice come from the player's own generator.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from kassen.ai.evaluate import (
@@ -93,8 +95,8 @@ class TurnPlanner(Player):
     each the greedy plan with one of its orders or moves forbidden; ``crn``: every candidate's
     rollout ``r`` plays on the same determinization and dice (common random numbers), so the
     candidates are compared on the same luck; ``battle_crn``: the same for the attacks of a battle
-    decision (sample ``i`` of every attack on the same determinization and dice). ``reply_cards``: how many cards of the opponent's
-    sampled hand the reply considers (drawn at random; 0: all of them). ``weights_file``: a weights
+    decision (sample ``i`` of every attack on the same determinization and dice). ``reply_cards``:
+    how many cards of the opponent's sampled hand the reply considers (drawn at random; 0: all). ``weights_file``: a weights
     file beside :file:`weights_cc.json` (a level's own) instead of it; ``weights`` wins over both.
     """
 
@@ -376,12 +378,20 @@ class TurnPlanner(Player):
         """Play ``steps`` on a fresh determinization of ``s``, then the battle phase with sampled dice
         (``luck``: the seed of the determinization and of every draw of the rollout)."""
         self.rollouts_done += 1
-        if luck is None:
+        with self._luck(luck):
             return self._rollout(s, seat, steps)
+
+    @contextmanager
+    def _luck(self, luck: int | None) -> Iterator[None]:
+        """Draw from ``Rng(luck)`` instead of the player's generator inside the block (common
+        random numbers), the player's generator untouched; ``None``: the player's own."""
+        if luck is None:
+            yield
+            return
         own = self.rng
         self.rng = Rng(luck)
         try:
-            return self._rollout(s, seat, steps)
+            yield
         finally:
             self.rng = own
 
@@ -447,19 +457,15 @@ class TurnPlanner(Player):
             return "end-battle" if "end-battle" in legal else legal[0]
         w = self.w
         best, best_v = "end-battle", -float("inf")
-        lucks = [self.rng.next64() for _ in range(self.battle_samples)] if self.battle_crn else None
-        own = self.rng
+        lucks: list[int | None] = ([self.rng.next64() for _ in range(self.battle_samples)] if self.battle_crn
+                                   else [None] * self.battle_samples)
         for a in [*attacks, "end-battle"]:
             n = 1 if a == "end-battle" else self.battle_samples
             total = 0.0
-            for i in range(n):
-                if lucks is not None:
-                    self.rng = Rng(lucks[i])
-                try:
+            for luck in lucks[:n]:
+                with self._luck(luck):
                     d = state.determinize(seat, self.rng)
                     total += evaluate(settle(d.apply(a), seat, w, self.rng), seat, w)
-                finally:
-                    self.rng = own
             v = total / n
             if v > best_v:
                 best, best_v = a, v
