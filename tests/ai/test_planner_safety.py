@@ -190,6 +190,64 @@ def test_the_planner_does_not_charge_its_cavalry_alone_into_the_enemy_line():
     assert plan[0] == "order L3" and plan[-1] != deep
 
 
+# ------------------------------------------------------------------ banners handed over
+def _vulnerable(value: float = 1.5, units: int = 2) -> dict[str, object]:
+    w = load_weights()
+    w["vulnerable"], w["vulnerable_units"] = value, units
+    return w
+
+
+#: three 1-block Red units, each beside full Blue Samurai spearmen (4 dice; Blue's third unit far)
+WEAK = """
+    [red]
+    pieces = [{ at = "L3", unit = "AB", blocks = 1 }, { at = "D3", unit = "ASp", blocks = 1 },
+              { at = "T3", unit = "SSp", blocks = 1 }]
+    [blue]
+    pieces = [{ at = "K4", unit = "SSp" }, { at = "C4", unit = "SSp" }, { at = "B9", unit = "SSp" }]
+"""
+
+
+def test_vulnerable_counts_the_likeliest_eliminations_next_turn():
+    s = _red_about_to_be_attacked(WEAK)
+    w = _vulnerable(units=2)
+    # the bowmen at L3 and the spearmen at D3 each face 4 dice; T3 has no enemy in reach
+    p_ab, p_asp = _hit(4, "SSp", "AB", "close"), _hit(4, "SSp", "ASp", "close")
+    assert features(s, RED, w)["vulnerable"] == pytest.approx(-(p_ab + p_asp))
+    assert features(s, BLUE, w)["vulnerable"] == pytest.approx(p_ab + p_asp)
+    assert evaluate(s, RED, w) - evaluate(s, RED, W) == pytest.approx(-1.5 * (p_ab + p_asp))
+    # only the likeliest ``vulnerable_units`` count (the enemy orders a few units a turn)
+    assert features(s, RED, _vulnerable(units=1))["vulnerable"] == pytest.approx(-max(p_ab, p_asp))
+    # the side that moves next can still save them: ``exposed_later`` of it
+    mine = position(WEAK, active="red")
+    assert features(mine, RED, w)["vulnerable"] == pytest.approx(-W["exposed_later"] * (p_ab + p_asp))
+    # absent from the weights (today's levels): not computed
+    assert features(s, RED, W)["vulnerable"] == 0.0
+
+
+def test_inspired_dice_a_leader_adds_his_die_to_the_attacks_counted():
+    # Blue's Samurai spearmen beside Red's 1-block bowmen have a foot Leader with them: with
+    # ``inspired_dice`` they roll 5 dice, not 4 ("Leader Inspired Close Combat": 1 Honor & Fortune)
+    body = """
+        [red]
+        pieces = [{ at = "L3", unit = "AB", blocks = 1 }]
+        [blue]
+        pieces = [{ at = "K4", unit = "SSp", leader = "foot" }]
+    """
+    w = _vulnerable(units=1)
+    wi = dict(w, inspired_dice=1)
+    s = position(body, active="blue")
+    assert features(s, RED, w)["vulnerable"] == pytest.approx(-_hit(4, "SSp", "AB", "close"))
+    assert features(s, RED, wi)["vulnerable"] == pytest.approx(-_hit(5, "SSp", "AB", "close"))
+    # without the Honor & Fortune the levels keep before they inspire, no die
+    poor = position(body, active="blue", blue_honor=int(W["inspire_min_honor"]) - 1)
+    assert features(poor, RED, wi)["vulnerable"] == pytest.approx(-_hit(4, "SSp", "AB", "close"))
+    # and the battle back an attack on them risks counts the die too
+    red = position(body, active="red")
+    at, into = red.b.parse("L3"), red.b.parse("K4")
+    assert close_exchange(red, UNITS["AB"], 1, red.ter(at), at, into, False, wi) < \
+        close_exchange(red, UNITS["AB"], 1, red.ter(at), at, into, False, w)
+
+
 # ------------------------------------------------------------------ the immediate-win check
 #: Red needs 2 banners (3 to win, 1 held). On the right, its Samurai spearmen at S4 and W4 each
 #: stand beside a 1-block Ashigaru unit: 4 dice, each hitting on a triangle or a sword, kill it

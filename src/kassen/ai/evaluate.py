@@ -39,6 +39,12 @@ Terms (each a difference, ``seat`` minus the opponent):
   one enemy unit can attack next turn, counts ``overextension`` for each attacker past the first
   (cavalry ``1 + overextension_cavalry`` times that); these risks count in full for the side
   about to be attacked and ``exposed_later`` of it for the side that moves next;
+* banners handed over (optional ``vulnerable``, 0 by default): the chance that each unit is
+  eliminated by the attacks the enemy can make on it next turn, a side's ``vulnerable_units``
+  likeliest (default 2), counted like the risks above;
+* inspiration (optional ``inspired_dice``, off by default): the die a Leader adds to a close
+  combat of a unit he may inspire, counted in threats, attacks, battle backs and these risks
+  while the side holds ``inspire_min_honor`` Honor & Fortune;
 * the chance to win now (optional ``win_chance``): during a side's own turn, the chance that the
   attacks its ordered units can still make eliminate the units and Leaders it needs for victory
   (:func:`win_chance`), times ``win_chance`` blocks;
@@ -57,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 from kassen.engine.hexgrid import Hex
 from kassen.rulesets.cc_samurai.board import sections_of
 from kassen.rulesets.cc_samurai.combat import dice_count, marginals
+from kassen.rulesets.cc_samurai.leaders import can_inspire
 
 if TYPE_CHECKING:
     from kassen.rulesets.cc_samurai.board import Unit
@@ -104,6 +111,16 @@ def _damage_table(n: int, att: UnitType, tgt: UnitType, kind: str) -> tuple[tupl
     return got
 
 
+def _inspired(s: CCState, h: Hex, u: Unit, w: Weights) -> int:
+    """The die a Leader adds to the close combats of the unit ``u`` at ``h`` (rule "Leader
+    Inspired Close Combat": a Leader who may inspire it, 1 Honor & Fortune spent), when ``w``
+    counts it (optional weight ``inspired_dice``) and its side holds the Honor & Fortune the
+    levels keep before they inspire (``inspire_min_honor``); else 0."""
+    if not w.get("inspired_dice") or s.honor[u.side] < w["inspire_min_honor"]:
+        return 0
+    return 1 if can_inspire(s, h, u) else 0
+
+
 def block_value(ut: UnitType, w: Weights) -> float:
     v = float(w["block"].get(ut.symbol, 1.0))
     if ut.ranged:
@@ -144,7 +161,12 @@ def close_exchange(s: CCState, ut: UnitType, blocks: int, on: TerrainType, at: H
     default) times the expected damage of the target's battle back when it survives with the
     blocks it is expected to keep (its flags and retreats are what the weight below 1 leaves for),
     and less ``leader_risk`` (optional, 0 by default) times the chance that the battle back kills
-    the Leader attached to the attacker in its casualty check, in banners and the Leader's worth."""
+    the Leader attached to the attacker in its casualty check, in banners and the Leader's worth.
+    With ``inspired_dice``, a unit a Leader may inspire rolls its die in the attack and in the
+    battle back (:func:`_inspired`)."""
+    au = s.units.get(at)
+    if au is not None:
+        bonus += _inspired(s, at, au, w)
     value, exp, p_elim, n = _attack(s, ut, blocks, "close", 1, on, into, moved, w, bonus)
     bb = float(w.get("battle_back", 0.0))
     lr = float(w.get("leader_risk", 0.0))
@@ -155,11 +177,12 @@ def close_exchange(s: CCState, ut: UnitType, blocks: int, on: TerrainType, at: H
     left = tu.blocks - int(exp + 0.5)
     if left <= 0 or s.ter(into).cap_on("close", tt.cavalry) == 0 or on.cap_into("close", tt.cavalry) == 0:
         return value
+    back = _inspired(s, into, tu, w)
     if bb:
-        value -= bb * (1.0 - p_elim) * expected_damage(s, tt, left, "close", 1, s.ter(into), at, False, w)
+        value -= bb * (1.0 - p_elim) * expected_damage(s, tt, left, "close", 1, s.ter(into), at, False, w, back)
     ld = s.leaders.get(at)
     if lr and ld is not None and ld.side != tu.side:
-        nb = dice_count(tt, "close", 1, False, left, s.ter(into), on, 0)
+        nb = dice_count(tt, "close", 1, False, left, s.ter(into), on, back)
         if nb > 0:
             table = _damage_table(nb, tt, ut, "close")
             hit, dead = table[0][1], table[min(blocks, 4) - 1][1]
@@ -200,11 +223,12 @@ def foes_of(s: CCState, side: int, contact: set[Hex] | None = None) -> list[Foe]
             for e, eu in s.units.items() if eu.side != side]
 
 
-def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe]) -> tuple[float, float]:
+def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe]) -> tuple[float, float, float]:
     """The enemy units (``foes``: :func:`foes_of` the piece's side) that can attack the piece at
     ``h`` (a unit, or a lone Leader) next turn, each counted by the chance it gets there (1 beside
-    it, ``reach_discount`` one move away, 0.8 in range of its missiles), and the chance that their
-    attacks kill the Leader at ``h``."""
+    it, ``reach_discount`` one move away, 0.8 in range of its missiles), the chance that their
+    attacks kill the Leader at ``h``, and the chance that they eliminate the unit at ``h`` (each
+    attack on the unit's blocks now, independent; 0 for a bodyguard or a lone Leader)."""
     u = s.units.get(h)
     ld = s.leaders.get(h)
     side = u.side if u is not None else (ld.side if ld is not None else 0)
@@ -213,6 +237,8 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe]) -> tuple[float, f
     dist, base = s.b.dist, h * s.b.ncells
     attackers = 0.0
     alive = 1.0  # the chance the Leader at ``h`` survives every attack
+    stands = 1.0  # the chance the unit at ``h`` survives every attack
+    count_unit = u is not None and tt is not None and not tt.bodyguard
     reach = float(w["reach_discount"])
     for e, eu, et, on, contact in foes:
         d = dist[base + e]
@@ -224,9 +250,9 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe]) -> tuple[float, f
         if (et.close > 0 or et.dice_per_block) and on.cap_on("close", et.cavalry) != 0 \
                 and here.cap_into("close", et.cavalry) != 0:
             if d == 1:
-                chance, n = 1.0, dice_count(et, "close", 1, False, eu.blocks, on, here, 0)
+                chance, n = 1.0, dice_count(et, "close", 1, False, eu.blocks, on, here, _inspired(s, e, eu, w))
             elif d <= 1 + et.battle_move and not contact:
-                chance, n = reach, dice_count(et, "close", 1, True, eu.blocks, here, here, 0)
+                chance, n = reach, dice_count(et, "close", 1, True, eu.blocks, here, here, _inspired(s, e, eu, w))
         if chance == 0.0 and et.ranged and d >= 2 and d in et.ranged and (tt is None or not tt.bodyguard) \
                 and not contact and on.cap_on("ranged", et.cavalry) != 0:
             chance, kind = 0.8, "ranged"
@@ -234,7 +260,12 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe]) -> tuple[float, f
         if chance == 0.0:
             continue
         attackers += chance
-        if ld is None or ld.side != side or n <= 0:
+        if n <= 0:
+            continue
+        if count_unit:
+            assert u is not None and tt is not None
+            stands *= 1.0 - chance * _damage_table(n, et, tt, kind)[min(u.blocks, 4) - 1][1]
+        if ld is None or ld.side != side:
             continue
         if tt is None or u is None:  # a lone Leader: any sword of the attacker's dice kills him
             death = 1.0 - (1.0 - SWORD) ** n
@@ -242,7 +273,7 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe]) -> tuple[float, f
             table = _damage_table(n, et, tt, kind)
             death = _leader_death(ld.kind, kind, table[0][1], table[min(u.blocks, 4) - 1][1])
         alive *= 1.0 - chance * death
-    return attackers, 1.0 - alive
+    return attackers, 1.0 - alive, (1.0 - stands) if count_unit else 0.0
 
 
 def _in_contact(s: CCState, h: Hex, side: int) -> bool:
@@ -275,7 +306,9 @@ def _kills(s: CCState, h: Hex, w: Weights) -> list[tuple[Hex, float]]:
             if tt.bodyguard:
                 continue
             base = dice_count(ut, kind, s.b.distance(h, n), moved, u.blocks, s.ter(h), s.ter(n), 0)
-            p = _attack(s, ut, u.blocks, kind, s.b.distance(h, n), s.ter(h), n, moved, w, max(0, n_dice - base))[2]
+            insp = _inspired(s, h, u, w) if kind == "close" else 0
+            p = _attack(s, ut, u.blocks, kind, s.b.distance(h, n), s.ter(h), n, moved, w,
+                        max(0, n_dice - base) + insp)[2]
             if p > 0:
                 out.append((n, p))
     return out
@@ -336,6 +369,7 @@ def _threat(s: CCState, h: Hex, w: Weights) -> float:
     b = s.b
     best = 0.0
     adjacent_enemy = False
+    insp = _inspired(s, h, u, w)
     if ut.close > 0 or ut.dice_per_block:
         if on.cap_on("close", ut.cavalry) != 0:
             for n in b.neighbours(h):
@@ -343,14 +377,14 @@ def _threat(s: CCState, h: Hex, w: Weights) -> float:
                 if tu is not None and tu.side != u.side:
                     adjacent_enemy = True
                     if s.ter(n).cap_into("close", ut.cavalry) != 0:
-                        best = max(best, expected_damage(s, ut, u.blocks, "close", 1, on, n, False, w))
+                        best = max(best, expected_damage(s, ut, u.blocks, "close", 1, on, n, False, w, insp))
         if ut.battle_move > 0 and not adjacent_enemy:
             # one move, then close combat: a discount for the hexes the move needs
             reach = 1 + ut.battle_move
             for n in b.within(h, reach):
                 tu = s.units.get(n)
                 if tu is not None and tu.side != u.side and b.distance(h, n) > 1:
-                    v = expected_damage(s, ut, u.blocks, "close", 1, s.ter(n), n, True, w)
+                    v = expected_damage(s, ut, u.blocks, "close", 1, s.ter(n), n, True, w, insp)
                     best = max(best, v * w["reach_discount"])
     if ut.ranged and not adjacent_enemy and on.cap_on("ranged", ut.cavalry) != 0:
         for n in b.within(h, ut.max_range):
@@ -416,7 +450,7 @@ LINEAR = ("block.square", "block.triangle", "block.circle", "block.swords", "ran
           "cavalry_block_bonus", "unit_alive", "banner", "banner_near_victory", "honor", "honor_over_cap",
           "command", "dragon_card", "leader_attached", "commander", "leader_lone", "support", "threat_next",
           "threat_later", "pending_attack", "hand_fit", "engage", "leader_risk", "lone_leader_risk",
-          "overextension", "win_chance")
+          "overextension", "vulnerable", "win_chance")
 
 
 def weight(w: Weights, key: str) -> float:
@@ -525,7 +559,7 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
         if h not in units:
             f["leader_lone"] += sign[ld.side]
     # risks the side about to be attacked runs (in full), and the side that moves next (in part)
-    if "leader_risk" in w or "lone_leader_risk" in w or "overextension" in w:
+    if "leader_risk" in w or "lone_leader_risk" in w or "overextension" in w or "vulnerable" in w:
         later = float(w.get("exposed_later", 0.5))
         foe_lists: list[list[Foe] | None] = [None, None]
         for h, ld in leaders.items():
@@ -552,6 +586,18 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
                     share = later if u.side == next_side else 1.0
                     cav = 1.0 + over_cav if s.ut(u).cavalry else 1.0
                     f["overextension"] -= sign[u.side] * share * cav * min(k - 1.0, 3.0)
+        if "vulnerable" in w:
+            # the banners a side's weakest units hand over: the chance each is eliminated next
+            # turn, its ``vulnerable_units`` likeliest (the enemy orders a few units a turn)
+            top_k = int(w.get("vulnerable_units", 2))
+            for side in (0, 1):
+                fs = foe_lists[side]
+                if fs is None:
+                    fs = foe_lists[side] = foes_of(s, side, contact)
+                chances = sorted((_exposure(s, h, w, fs)[2] for h, u in units.items() if u.side == side),
+                                 reverse=True)[:top_k]
+                share = later if side == next_side else 1.0
+                f["vulnerable"] -= sign[side] * share * sum(chances)
     # a side orders a few units a turn: its best ``threat_units`` threats count (0: all of them)
     k = int(w.get("threat_units", 0))
     for side in (0, 1):
