@@ -15,13 +15,32 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ai_strength import make  # noqa: E402  (benchmarks/ is not a package)
 
+from kassen.ai.player import Player  # noqa: E402
 from kassen.engine.errors import KassenError  # noqa: E402
+from kassen.engine.protocol import State  # noqa: E402
 from kassen.rulesets.registry import load_game  # noqa: E402
+
+
+def replay(labels: list[str], seed: int, game: str = "cc-samurai", scenario: str = "first-samurai-skirmish",
+           max_actions: int = 3000) -> Iterator[tuple[State, int, str, State, Player]]:
+    """The game ``ai_strength.py`` played with these labels in seat order and this seed: each
+    action with the state before it, the seat, the state after it and the player who chose it."""
+    players = [make(label, seed * 7919 + i) for i, label in enumerate(labels)]
+    s = load_game(game).new_state(scenario, seed)
+    for _ in range(max_actions):
+        if s.is_terminal():
+            return
+        seat = s.to_move()
+        assert seat is not None
+        action = players[seat].choose(s, seat)
+        before, s = s, s.apply(action)
+        yield before, seat, action, s, players[seat]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,26 +53,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--secrets", action="store_true", help="show hidden events (hands, draws) in full")
     args = ap.parse_args(argv)
     labels = args.players.split(",")
+    s = None
     try:
-        players = [make(label, args.seed * 7919 + i) for i, label in enumerate(labels)]
-        s = load_game(args.game).new_state(args.scenario, args.seed)
+        for n, (before, seat, action, s, player) in enumerate(
+                replay(labels, args.seed, args.game, args.scenario, args.max_actions)):
+            legal = before.legal_actions()
+            if legal and all(a.startswith("play ") for a in legal):
+                print(f"=== {labels[seat]} (seat {seat}) to play; banners {before.observation(None).get('banners')}")
+            shown = [e if args.secrets or e.visible_to is None else e.redacted for e in s.events]
+            print(f"{n:4d} {seat} {action:30s} {' | '.join(e.text for e in shown if e is not None)}")
+            explanation = getattr(player, "explanation", None)
+            if explanation and s.stack and s.stack[-1].get("t") == "play":  # the turn is over
+                print(f"     {explanation}")
     except KassenError as e:
         raise SystemExit(f"replay_game.py: {e}") from None
-    for n in range(args.max_actions):
-        if s.is_terminal():
-            break
-        seat = s.to_move()
-        assert seat is not None
-        legal = s.legal_actions()
-        if legal and all(a.startswith("play ") for a in legal):
-            print(f"=== {labels[seat]} (seat {seat}) to play; banners {s.observation(None).get('banners')}")
-        action = players[seat].choose(s, seat)
-        s = s.apply(action)
-        shown = [e if args.secrets or e.visible_to is None else e.redacted for e in s.events]
-        print(f"{n:4d} {seat} {action:30s} {' | '.join(e.text for e in shown if e is not None)}")
-        explanation = getattr(players[seat], "explanation", None)
-        if explanation and s.stack and s.stack[-1].get("t") == "play":  # the turn is over
-            print(f"     {explanation}")
+    if s is None:
+        return 0
     print("result:", s.result(), s.observation(None).get("banners"))
     return 0
 
