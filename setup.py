@@ -31,7 +31,9 @@ MODULES = ["src/kassen/engine/hexgrid.py", "src/kassen/engine/rng.py", "src/kass
            # the look-ahead players' playout loop (MCTS, greedy): nearly all their time outside apply
            "src/kassen/ai/playout.py",
            # the MCTS tree: typed nodes and the per-iteration loop around the playouts
-           "src/kassen/ai/tree.py"]
+           "src/kassen/ai/tree.py",
+           # the C&C evaluation: nearly all the turn planner's time (easy, normal, hard)
+           "src/kassen/ai/evaluate.py"]
 #: the compiled modules share one library, ``kassen__mypyc`` next to the package (kassen/__init__.py
 #: compares its age with the sources')
 GROUP = "kassen"

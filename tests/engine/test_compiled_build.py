@@ -72,6 +72,45 @@ def test_compiled_and_python_builds_play_1000_games_identically() -> None:
         assert not differ, f"{spec}: the builds played seeds {differ[:10]} differently"
 
 
+#: the C&C turn planner on both builds of its evaluation (``ai/evaluate.py``, compiled since issue
+#: 33): every action, and the evaluation after it to the last bit, with every optional term on
+PLANNER_DIGEST = """
+import hashlib
+import kassen
+from kassen.ai.evaluate import evaluate, load_weights
+from kassen.ai.planner import TurnPlanner
+from kassen.rulesets.registry import load_game
+w = load_weights()
+w.update(vulnerable=1.5, inspired_dice=1, engage_stall=0.3)
+h = hashlib.sha256()
+for seed in (1, 2):
+    players = [TurnPlanner(seed * 2 + i, weights=w, battle_samples=2, card_rollouts=2, reply=True) for i in range(2)]
+    s = load_game("cc-samurai").new_state("first-samurai-skirmish", seed)
+    for _ in range(80):
+        if s.is_terminal():
+            break
+        seat = s.to_move()
+        a = players[seat].choose(s, seat)
+        s = s.apply(a)
+        h.update(f"{a} {evaluate(s, 0, w)!r}\\n".encode())
+print(kassen.build(), h.hexdigest())
+"""
+
+
+def test_compiled_and_python_evaluations_plan_the_same_turns() -> None:
+    if _installed_build() != "compiled":
+        pytest.skip("no compiled build installed")
+    procs = {pure: subprocess.Popen([sys.executable, "-c", PLANNER_DIGEST], env=_env(pure), stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True) for pure in (False, True)}
+    out = {}
+    for pure, proc in procs.items():
+        stdout, stderr = proc.communicate(timeout=600)
+        assert proc.returncode == 0, stderr
+        out[pure] = stdout.split()
+    assert out[False][0] == "compiled" and out[True][0] == "python"
+    assert out[False][1] == out[True][1], "the compiled evaluation planned other turns than the Python one"
+
+
 def test_a_source_edited_after_the_build_makes_the_compiled_set_stale(tmp_path: Path) -> None:
     from kassen import _stale_compiled_module
 

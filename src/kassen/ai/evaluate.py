@@ -599,9 +599,9 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
                 share = later if side == next_side else 1.0
                 f["vulnerable"] -= sign[side] * share * sum(chances)
     # a side orders a few units a turn: its best ``threat_units`` threats count (0: all of them)
-    k = int(w.get("threat_units", 0))
+    n_threats = int(w.get("threat_units", 0))
     for side in (0, 1):
-        ts = sorted(threats[side], reverse=True)[:k] if k else threats[side]
+        ts = sorted(threats[side], reverse=True)[:n_threats] if n_threats else threats[side]
         f["threat_next" if side == next_side else "threat_later"] += sign[side] * sum(ts)
     if own_turn_phase and top != "play":
         orders = s.orders_given()
