@@ -1,4 +1,4 @@
-"""``benchmarks/banner_losses.py`` (issue 33: which banners a level gives away): a series game is
+"""``benchmarks/replay_game.py losses`` (issue 33: which banners a level gives away): a series game is
 replayed from its seed and every unit a player lost is found, with how it stood."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-import banner_losses  # noqa: E402
+import replay_game as banner_losses  # noqa: E402
 from ai_strength import make  # noqa: E402
 
 from kassen.rulesets.registry import load_game  # noqa: E402
