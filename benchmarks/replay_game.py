@@ -101,7 +101,7 @@ def _stood(s: CCState, uid: str) -> dict[str, Any] | None:
         if u.uid != uid:
             continue
         near = [s.units.get(n) for n in s.b.neighbours(h)]
-        attackers, _, elim = _exposure(s, h, W, foes_of(s, u.side))
+        attackers, _, elim = _exposure(s, h, W, foes_of(s, u.side), True)
         return {"hex": s.name(h), "blocks": u.blocks, "type": s.ut(u).code,
                 "friends": sum(1 for n in near if n is not None and n.side == u.side),
                 "contact": sum(1 for n in near if n is not None and n.side != u.side),

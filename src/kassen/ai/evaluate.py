@@ -223,7 +223,8 @@ def foes_of(s: CCState, side: int, contact: set[Hex] | None = None) -> list[Foe]
             for e, eu in s.units.items() if eu.side != side]
 
 
-def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe]) -> tuple[float, float, float]:
+def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe],
+              elimination: bool = False) -> tuple[float, float, float]:
     """The enemy units (``foes``: :func:`foes_of` the piece's side) that can attack the piece at
     ``h`` (a unit, or a lone Leader) next turn, each counted by the chance it gets there (1 beside
     it, ``reach_discount`` one move away, 0.8 in range of its missiles), the chance that their
@@ -238,7 +239,7 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe]) -> tuple[float, f
     attackers = 0.0
     alive = 1.0  # the chance the Leader at ``h`` survives every attack
     stands = 1.0  # the chance the unit at ``h`` survives every attack
-    count_unit = u is not None and tt is not None and not tt.bodyguard
+    count_unit = elimination and u is not None and tt is not None and not tt.bodyguard
     reach = float(w["reach_discount"])
     for e, eu, et, on, contact in foes:
         d = dist[base + e]
@@ -594,7 +595,7 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
                 fs = foe_lists[side]
                 if fs is None:
                     fs = foe_lists[side] = foes_of(s, side, contact)
-                chances = sorted((_exposure(s, h, w, fs)[2] for h, u in units.items() if u.side == side),
+                chances = sorted((_exposure(s, h, w, fs, True)[2] for h, u in units.items() if u.side == side),
                                  reverse=True)[:top_k]
                 share = later if side == next_side else 1.0
                 f["vulnerable"] -= sign[side] * share * sum(chances)
