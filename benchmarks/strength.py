@@ -66,8 +66,8 @@ def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
     kwargs: dict[str, Any] = dict(PLANNER_LEVELS[level])
     for pair in pairs:
         key, _, value = pair.partition("=")
-        if key == "weights":
-            kwargs["weights"] = load_weights(value)
+        if key in ("weights", "judge_weights"):
+            kwargs[key] = load_weights(value)
         else:
             kwargs[key] = float(value) if "." in value else int(value)
     return TurnPlanner(seed, name=label, **kwargs)

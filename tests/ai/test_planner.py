@@ -301,3 +301,40 @@ def test_explanation_describes_the_turn_played_not_a_rollout(decision):
     assert p.explanation is not None
     marker = "plan " if decision == "play" else "new plan "
     assert f"{marker}{action}" in p.explanation, p.explanation
+
+
+def test_judge_weights_judge_the_outcomes_while_the_plans_keep_their_own(monkeypatch):
+    """``judge_weights``: the end of every card rollout and the result of every candidate attack
+    are evaluated with the judge's weights, the greedy orders and moves with the planner's own;
+    without a judge both are the planner's weights."""
+    import kassen.ai.planner as planner
+
+    judge = {**WEIGHTS, "engage": 0.0}
+    used: list[object] = []
+    real = planner.evaluate
+
+    def spy(s, seat, w):
+        used.append(w)
+        return real(s, seat, w)
+
+    monkeypatch.setattr(planner, "evaluate", spy)
+    s = _state_at("play")
+    seat = s.to_move()
+    p = TurnPlanner(5, weights=WEIGHTS, battle_samples=2, card_rollouts=2, card_beam=2, reply=True,
+                    judge_weights=judge)
+    det = s.determinize(seat, p.rng)
+    s1 = planner.settle(det.apply(next(a for a in det.legal_actions() if a.startswith("play "))), seat, WEIGHTS, p.rng)
+    used.clear()
+    steps, _ = p._orders_and_moves(s1, seat, {})
+    assert used and all(w is WEIGHTS for w in used)
+    used.clear()
+    p._rollout_turn(det, seat, [a for _, a in steps])
+    assert used[-1] is judge
+    b = _state_at("battle", attacks=2)
+    attacks = [a for a in b.legal_actions() if a.startswith(("attack ", "fire "))]
+    used.clear()
+    p._choose_battle(b, b.to_move(), b.legal_actions())
+    # each attack's 2 samples and ending the battle phase once, by the judge (reactions inside a
+    # simulated combat, a retreat say, are the planner's own choices)
+    assert sum(w is judge for w in used) == 2 * len(attacks) + 1
+    assert TurnPlanner(5, weights=WEIGHTS).judge is WEIGHTS

@@ -98,6 +98,9 @@ class TurnPlanner(Player):
     decision (sample ``i`` of every attack on the same determinization and dice). ``reply_cards``:
     how many cards of the opponent's sampled hand the reply considers (drawn at random; 0: all). ``weights_file``: a weights
     file beside :file:`weights_cc.json` (a level's own) instead of it; ``weights`` wins over both.
+    ``judge_weights``: other weights to judge outcomes with (the end of a card rollout, the result
+    of an attack, a Dragon card's continuation), while the greedy orders and moves keep ``weights``
+    (e.g. a fit that predicts the winner better but would not drive the planner to fight).
     """
 
     name = "normal"
@@ -106,7 +109,8 @@ class TurnPlanner(Player):
                  card_rollouts: int = 0, card_beam: int = 3, noise: float = 0.0, seconds: float | None = None,
                  reply: bool = False, dragons: int = 1, dragon_samples: int = 4, dragon_hold: float = 0.5,
                  variants: int = 0, crn: int = 0, reply_cards: int = 2, weights_file: str | None = None,
-                 noise_floor: float | None = None, battle_crn: int = 0, name: str | None = None) -> None:
+                 noise_floor: float | None = None, battle_crn: int = 0, name: str | None = None,
+                 judge_weights: Weights | None = None) -> None:
         self.rng = Rng(seed)
         self.dragons = bool(dragons)
         self.dragon_samples = dragon_samples
@@ -116,6 +120,9 @@ class TurnPlanner(Player):
         self.total_dragon_work = 0
         self.w = weights if weights is not None else load_weights(
             None if weights_file is None else WEIGHTS_FILE.with_name(weights_file))
+        #: the weights that judge outcomes (a rollout's end, an attack's result, a Dragon card's
+        #: continuation); the plans themselves are made with :attr:`w`
+        self.judge = judge_weights if judge_weights is not None else self.w
         self.battle_samples = battle_samples
         self.card_rollouts = card_rollouts
         self.card_beam = card_beam
@@ -194,7 +201,7 @@ class TurnPlanner(Player):
             d = settle(state.determinize(seat, self.rng).apply(action), seat, self.w, self.rng)
             if not d.is_terminal():
                 d = self._rest_of_turn(d, _active_seat(d))
-            total += evaluate(d, seat, self.w)
+            total += evaluate(d, seat, self.judge)
         return total / self.dragon_samples
 
     def _rest_of_turn(self, d: CCState, mover: int) -> CCState:
@@ -406,7 +413,7 @@ class TurnPlanner(Player):
             d = self._finish_turn(d, seat)
             if not d.is_terminal() and _top(d) == "play":
                 d = self._play_cheap_turn(d, 1 - seat)
-        return evaluate(d, seat, self.w)
+        return evaluate(d, seat, self.judge)
 
     def _finish_turn(self, d: CCState, seat: int) -> CCState:
         """The end of ``seat``'s turn by the reaction policy, to the next player's ``play``."""
@@ -465,7 +472,7 @@ class TurnPlanner(Player):
             for luck in lucks[:n]:
                 with self._luck(luck):
                     d = state.determinize(seat, self.rng)
-                    total += evaluate(settle(d.apply(a), seat, w, self.rng), seat, w)
+                    total += evaluate(settle(d.apply(a), seat, w, self.rng), seat, self.judge)
             v = total / n
             if v > best_v:
                 best, best_v = a, v
