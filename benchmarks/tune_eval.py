@@ -25,7 +25,8 @@ learning curve (``--plot``) is the held-out loss of fits on growing shares of th
 
 **Output** (``--out``): the starting weights file with the fitted values, and under
 ``_tuning`` the run's provenance: commit, games and seeds, positions, CPU hours of the
-games, ``K``, the losses before and after, the keys, the prior and the generator settings.
+games, ``K``, the losses before and after, the keys, the prior and the generator settings (as
+each game recorded them in the positions file: a ``--fit-only`` run reports the games' settings).
 
 Usage (from the project root)::
 
@@ -181,7 +182,19 @@ def play_positions(task: tuple[GameSpec, Weights, dict[str, Any]]) -> dict[str, 
     for r in records:
         r["y"] = 0.5 if res is None or res.winner is None else (1.0 if res.winner == r["side"] else 0.0)
     return {"seed": spec.seed, "winner": None if res is None else res.winner, "actions": actions,
-            "cpu": time.process_time() - start, "positions": records}
+            "cpu": time.process_time() - start, "generator": settings, "positions": records}
+
+
+def generators(games: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The generator settings the games were played with, each once (a game written before the
+    positions file recorded them counts as ``{"unrecorded": True}``): a ``--fit-only`` run's
+    provenance is the games', not its own command line's."""
+    out: list[dict[str, Any]] = []
+    for g in games.values():
+        s = g.get("generator", {"unrecorded": True})
+        if s not in out:
+            out.append(s)
+    return out
 
 
 def read_games(path: Path) -> dict[int, dict[str, Any]]:
@@ -480,7 +493,8 @@ def main(argv: list[str] | None = None) -> int:
             "commit": _commit(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "game": tuned.game_id, "games": len(games), "seeds": _ranges(list(games)), "scenario": scenario,
             "positions": result["train_positions"] + result["held_out_positions"],
-            "cpu_hours": round(cpu / 3600, 4), "ray": args.ray, "generator": settings if tuned is CC else {"level": HV_GENERATOR},
+            "cpu_hours": round(cpu / 3600, 4), "ray": None if args.fit_only else args.ray,
+            "generator": generators(games) if tuned is CC else {"level": HV_GENERATOR},
             "start_weights": args.weights or str(tuned.weights_file), "keys": keys, "prior": args.prior, "rounds": args.rounds,
             "K": result["K"], "K_start": result["K_start"],
             "loss_before": before, "loss_after": after, "curve": result["curve"],

@@ -78,7 +78,15 @@ def test_fit_only_writes_the_weights_with_the_runs_provenance(tmp_path, capsys):
     prov = tuned["_tuning"]
     assert prov["games"] == 40 and prov["seeds"] == "0-39" and prov["keys"] == ["banner", "honor"]
     assert prov["cpu_hours"] == pytest.approx(40 / 3600, abs=1e-4) and prov["commit"]
+    # the synthetic games record no generator: the fit says so rather than its own --noise
+    assert prov["generator"] == [{"unrecorded": True}] and prov["ray"] is None
     assert "held-out" in capsys.readouterr().out
+
+
+def test_fit_only_reports_the_settings_the_games_were_played_with():
+    games = {1: {"generator": {"noise": 0.05}}, 2: {"generator": {"noise": 0.05}}, 3: {"generator": {"noise": 0.1}},
+             4: {}}
+    assert tune_eval.generators(games) == [{"noise": 0.05}, {"noise": 0.1}, {"unrecorded": True}]
 
 
 def test_unknown_keys_are_refused_by_name():
@@ -100,7 +108,7 @@ def test_self_play_records_positions_with_their_outcome():
 
     spec = GameSpec("cc-samurai", None, ("tune", "tune"), 5, max_actions=60)
     g = tune_eval.play_positions((spec, load_weights(), {"battle_samples": 1, "card_rollouts": 0}))
-    assert g["seed"] == 5 and g["positions"]
+    assert g["seed"] == 5 and g["positions"] and g["generator"] == {"battle_samples": 1, "card_rollouts": 0}
     assert {p["side"] for p in g["positions"]} == {0, 1}
     assert {p["at"] for p in g["positions"]} == {"play", "battle"}
     # unfinished after 60 actions: a draw for both sides
