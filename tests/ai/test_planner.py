@@ -338,3 +338,15 @@ def test_judge_weights_judge_the_outcomes_while_the_plans_keep_their_own(monkeyp
     # simulated combat, a retreat say, are the planner's own choices)
     assert sum(w is judge for w in used) == 2 * len(attacks) + 1
     assert TurnPlanner(5, weights=WEIGHTS).judge is WEIGHTS
+
+
+def test_judge_weights_file_is_read_beside_the_shipped_weights():
+    """``judge_weights_file`` names a weights file beside ``weights_cc.json`` for the judge;
+    ``judge_weights`` given as well wins over it."""
+    from kassen.ai.evaluate import WEIGHTS_FILE
+
+    judge = load_weights(WEIGHTS_FILE.with_name("weights_cc_normal_judge.json"))
+    p = TurnPlanner(5, weights=WEIGHTS, judge_weights_file="weights_cc_normal_judge.json")
+    assert p.judge == judge and p.judge != p.w
+    mine = {**WEIGHTS, "engage": 0.0}
+    assert TurnPlanner(5, judge_weights=mine, judge_weights_file="weights_cc_normal_judge.json").judge is mine

@@ -152,11 +152,13 @@ def test_a_weak_close_combat_is_worth_less_for_the_battle_back_it_risks():
     assert attack_value(s, "attack L3 K4", load_weights()) < 0
 
 
-def test_hard_plays_with_its_own_weights_and_the_other_levels_with_the_shipped_ones():
+def test_each_level_reads_its_own_weights_and_normal_is_judged_by_its_fit():
+    from kassen.ai.evaluate import WEIGHTS_FILE
     from kassen.ai.planner import TurnPlanner as Planner
     from kassen.ai.players import level_player
 
     hard = level_player("hard", "cc-samurai", 1)
+    normal = level_player("normal", "cc-samurai", 1)
     assert isinstance(hard, Planner) and hard.w["_doc"] != load_weights()["_doc"]
     for level in ("easy", "normal", "hard"):
         p = level_player(level, "cc-samurai", 1)
@@ -164,8 +166,14 @@ def test_hard_plays_with_its_own_weights_and_the_other_levels_with_the_shipped_o
         # what hard learned, every level knows (issue 33): Dragon cards held, battle back
         assert p.w["dragon_card"] > p.w["honor"] and p.w["battle_back"] > 0
         assert p.dragon_hold < 0.5
-        if level != "hard":
-            assert p.w == load_weights()
+    assert level_player("easy", "cc-samurai", 1).w == load_weights()
+    # normal (issue 33) plans with its own file and judges outcomes with the fit of its games;
+    # easy and hard judge with the weights they plan with
+    assert isinstance(normal, Planner)
+    assert normal.w == load_weights(WEIGHTS_FILE.with_name("weights_cc_normal.json")) != load_weights()
+    assert normal.judge == load_weights(WEIGHTS_FILE.with_name("weights_cc_normal_judge.json")) != normal.w
+    assert normal.w["vulnerable"] > 0 and normal.judge["engage"] < normal.w["engage"]
+    assert hard.judge is hard.w
     # hard reads its own file (kept for weights tuned at its budget): today the shipped numbers
     shipped = load_weights()
     assert {k: v for k, v in hard.w.items() if k in shipped and k != "_doc"} == \

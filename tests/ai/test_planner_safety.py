@@ -311,13 +311,18 @@ def test_immediate_win_check_never_passes_over_a_turn_that_wins_now(seed):
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_immediate_win_check_every_level_plays_the_card_that_wins_now(level):
     """Each level as shipped (its own weights and settings; easy's noise never touches the card
-    played) takes the 64% win, and the planned orders are the two attackers."""
+    played) takes the 64% win: the planned orders are the two attackers, and whatever steps they
+    take first (normal steps both forward, still beside their 1-block targets) the battle phase
+    it plans into wins with the same chance."""
     from kassen.ai.players import level_player
 
     p = level_player(level, "cc-samurai", 4)
     assert isinstance(p, TurnPlanner) and float(p.w.get("win_check", 0.0)) > 0.0
     assert p.choose(_win_position(), RED) == "play order-two-right"
-    assert sorted(a for _, a in p.plan) == ["end-move", "order S4", "order W4"]
+    plan = [a for _, a in p.plan]
+    assert sorted(a for a in plan if a.startswith("order ")) == ["order S4", "order W4"]
+    s = act(_win_position(), "play order-two-right", *plan)
+    assert "end-battle" in s.legal_actions() and win_chance(s, W) == pytest.approx((65 / 81) ** 2)
 
 
 def test_without_the_check_normal_passed_over_the_win():

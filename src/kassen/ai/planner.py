@@ -100,7 +100,8 @@ class TurnPlanner(Player):
     file beside :file:`weights_cc.json` (a level's own) instead of it; ``weights`` wins over both.
     ``judge_weights``: other weights to judge outcomes with (the end of a card rollout, the result
     of an attack, a Dragon card's continuation), while the greedy orders and moves keep ``weights``
-    (e.g. a fit that predicts the winner better but would not drive the planner to fight).
+    (e.g. a fit that predicts the winner better but would not drive the planner to fight);
+    ``judge_weights_file``: such weights from a file beside :file:`weights_cc.json` (``judge_weights`` wins).
     """
 
     name = "normal"
@@ -110,7 +111,7 @@ class TurnPlanner(Player):
                  reply: bool = False, dragons: int = 1, dragon_samples: int = 4, dragon_hold: float = 0.5,
                  variants: int = 0, crn: int = 0, reply_cards: int = 2, weights_file: str | None = None,
                  noise_floor: float | None = None, battle_crn: int = 0, name: str | None = None,
-                 judge_weights: Weights | None = None) -> None:
+                 judge_weights: Weights | None = None, judge_weights_file: str | None = None) -> None:
         self.rng = Rng(seed)
         self.dragons = bool(dragons)
         self.dragon_samples = dragon_samples
@@ -122,6 +123,8 @@ class TurnPlanner(Player):
             None if weights_file is None else WEIGHTS_FILE.with_name(weights_file))
         #: the weights that judge outcomes (a rollout's end, an attack's result, a Dragon card's
         #: continuation); the plans themselves are made with :attr:`w`
+        if judge_weights is None and judge_weights_file is not None:
+            judge_weights = load_weights(WEIGHTS_FILE.with_name(judge_weights_file))
         self.judge = judge_weights if judge_weights is not None else self.w
         self.battle_samples = battle_samples
         self.card_rollouts = card_rollouts

@@ -55,15 +55,20 @@ class LevelPlayer(Player):
 #: the C&C Samurai planner's settings per level (see :class:`kassen.ai.planner.TurnPlanner`).
 #: The budgets are counted (samples and rollouts), never cut by the clock, so a level plays the
 #: same moves on a busy machine as on an idle one; measured on one core of the compiled build,
-#: ``normal`` thinks a median 0.8 CPU-s a turn (skirmish; 1.3 on Sekigahara), ``hard`` 4.9 (a mean
-#: of 4.2 against mcts).
+#: ``normal`` thinks a median 0.3 CPU-s a turn (max 1.4; Sekigahara 0.4, max 2.0), ``hard`` 1.4
+#: (max 2.7; benchmarks/README.md).
 #: Every level reads an evaluation with what ``hard`` learned (issue 33): Dragon cards held are worth
 #: keeping and are played at a 0.25 margin, a close combat's battle back counts, Leaders and lone
-#: units in enemy reach are at risk, and a plan that wins now is played (``weights_cc.json``).
+#: units in enemy reach are at risk, and a plan that wins now is played (``weights_cc.json``;
+#: ``normal`` reads its own files, below).
 PLANNER_LEVELS: dict[str, dict[str, object]] = {
     # easy: 30% of its orders and moves at random, among those within 1.5 blocks of the best
     "easy": {"battle_samples": 2, "noise": 0.3, "noise_floor": 1.5, "dragon_hold": 0.25},
-    "normal": {"battle_samples": 8, "card_rollouts": 6, "card_beam": 3, "reply": True, "dragon_hold": 0.25},
+    # normal (issue 33): plans with W5 + vulnerable (weights_cc_normal.json) and judges outcomes
+    # with the Texel fit of its own games (weights_cc_normal_judge.json): 132 of 200 against the
+    # frozen normal of e5b1536, 97 of 100 against greedy (benchmarks/README.md)
+    "normal": {"battle_samples": 8, "card_rollouts": 6, "card_beam": 3, "reply": True, "dragon_hold": 0.25,
+               "weights_file": "weights_cc_normal.json", "judge_weights_file": "weights_cc_normal_judge.json"},
     # hard: its own weights (Dragon cards held are worth keeping, a close combat's battle back
     # counts against it) and Dragon cards played at a smaller margin: 31 of 40 against mcts at 1 s
     # a decision, where the same planner without them won 6 of 16 (docs/decisions.md)
