@@ -350,3 +350,36 @@ def test_judge_weights_file_is_read_beside_the_shipped_weights():
     assert p.judge == judge and p.judge != p.w
     mine = {**WEIGHTS, "engage": 0.0}
     assert TurnPlanner(5, judge_weights=mine, judge_weights_file="weights_cc_normal_judge.json").judge is mine
+
+
+def test_explanation_counts_the_sampled_turns_that_end_the_game(monkeypatch):
+    """A won or lost game counts the evaluation's ``win`` blocks, so a plan whose sampled turns
+    end the game has an estimate in the hundreds: the explanation says how many of them did, and
+    how (each rollout's end is read from the game's result)."""
+    from tests.ai.test_planner_safety import BLUE, RED, _win_position
+    from tests.rulesets.cc_samurai.helpers import act
+
+    # Red needs one banner; four swords kill the 1-block Ashigaru at T5: the game is over
+    over = act(_win_position(2), "play order-two-right", "order S4", "order W4", "end-move", "attack S4 T5",
+               dice="x x x x")
+    assert over.is_terminal() and over.result().winner == RED
+    p = TurnPlanner(5, weights=WEIGHTS)
+    assert p._rollout(over, RED, []) == WEIGHTS["win"] and p._rollout_end == 0
+    assert p._rollout(over, BLUE, []) == -WEIGHTS["win"] and p._rollout_end == 1
+    assert p._rollout(_win_position(2), RED, []) < WEIGHTS["win"] and p._rollout_end is None
+
+    # two candidates, rollouts in rounds: the first (the chosen: every value ties, the greedy
+    # best first) won, lost, then its games go on; the second lost three and drew one
+    ends = iter([0, 1, 1, 1, None, 1, None, 2])
+
+    def rollout(self, s, seat, steps):
+        self._rollout_end = next(ends)
+        return 0.0
+
+    monkeypatch.setattr(TurnPlanner, "_rollout", rollout)
+    w = {k: v for k, v in WEIGHTS.items() if k != "win_check"}
+    p = TurnPlanner(5, weights=w, battle_samples=2, card_rollouts=4, card_beam=2, reply=True)
+    p.choose(_win_position(), RED)
+    assert p.explanation is not None
+    assert p.explanation.endswith("from 4 sampled turns per card, +0.0 over the next best of 3 cards). "
+                                  "In 2 of these 4 the game is over: won 1, lost 1."), p.explanation

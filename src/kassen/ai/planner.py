@@ -81,6 +81,22 @@ def _signature(s: CCState) -> tuple[Any, ...]:
             tuple(sorted(s.moves_made().items())), _top(s))
 
 
+def _ends_text(ends: list[int], done: int) -> str:
+    """What the explanation adds about the sampled turns of a plan that ended the game.
+
+    >>> _ends_text([1, 2, 0], 6)
+    ' In 3 of these 6 the game is over: won 1, lost 2.'
+    >>> _ends_text([0, 0, 0], 6)
+    ''
+    """
+    won, lost, drawn = ends
+    over = won + lost + drawn
+    if not over:
+        return ""
+    parts = [f"{word} {n}" for word, n in (("won", won), ("lost", lost), ("drawn", drawn)) if n]
+    return f" In {over} of these {done} the game is over: {', '.join(parts)}."
+
+
 class TurnPlanner(Player):
     """Plans each turn of C&C Samurai as a unit; see the module notes.
 
@@ -126,6 +142,8 @@ class TurnPlanner(Player):
         if judge_weights is None and judge_weights_file is not None:
             judge_weights = load_weights(WEIGHTS_FILE.with_name(judge_weights_file))
         self.judge = judge_weights if judge_weights is not None else self.w
+        #: how the last rollout ended: None (the game goes on), 0 won, 1 lost, 2 drawn
+        self._rollout_end: int | None = None
         self.battle_samples = battle_samples
         self.card_rollouts = card_rollouts
         self.card_beam = card_beam
@@ -275,6 +293,8 @@ class TurnPlanner(Player):
                 best = beam[0]
                 beam += self._variants(after[best[1]], seat, best[1], best[2], cache, _signature(s))
             totals = [0.0] * len(beam)
+            #: per candidate, the rollouts that ended the game: [won, lost, drawn]
+            ends = [[0, 0, 0] for _ in beam]
             done = 0
             for r in range(rollouts):
                 if deadline is not None and r > 0 and time.monotonic() > deadline:
@@ -282,6 +302,8 @@ class TurnPlanner(Player):
                 luck = self.rng.next64() if self.crn else None
                 for i, (_, _, steps) in enumerate(beam):
                     totals[i] += self._rollout_turn(s, seat, [act for _, act in steps], luck)
+                    if self._rollout_end is not None:
+                        ends[i][self._rollout_end] += 1
                 done += 1
             judged = sorted(range(len(beam)), key=lambda i: (-totals[i], -beam[i][0]))
             if explain:
@@ -289,7 +311,8 @@ class TurnPlanner(Player):
                               totals[judged[1]] / done if len(judged) > 1 else None,
                               f"{len(options)} cards" if len(beam) == min(len(options), self.card_beam) else
                               f"{len(beam)} plans of {len(options)} cards",
-                              f"{done} sampled turn{'s' if done > 1 else ''} per {'plan' if self.variants else 'card'}")
+                              f"{done} sampled turn{'s' if done > 1 else ''} per {'plan' if self.variants else 'card'}",
+                              _ends_text(ends[judged[0]], done))
             return beam[judged[0]][2]
         if explain:
             self._explain(options[0][2], options[0][0], options[1][0] if len(options) > 1 else None,
@@ -297,13 +320,15 @@ class TurnPlanner(Player):
         return options[0][2]
 
     def _explain(self, steps: list[tuple[tuple[Any, ...], str]], value: float, runner_up: float | None,
-                 among: str, how: str) -> None:
+                 among: str, how: str, ends: str = "") -> None:
         """What ``--explain`` shows after the turn: the plan (actions the table sees anyway)
-        and its estimate; the other cards are not named, they are still in the hand."""
+        and its estimate; the other cards are not named, they are still in the hand. ``ends``:
+        how many of the plan's sampled turns ended the game (a won or lost game counts the
+        evaluation's ``win`` blocks, which is what makes an estimate run into the hundreds)."""
         acts = [a for _, a in steps]
         margin = "" if runner_up is None else f", {value - runner_up:+.1f} over the next best of {among}"
         self.explanation = (f"{self.name}: plan {'; '.join(acts) or '(none)'}. Estimate {value:+.1f} "
-                            f"(one block of Ashigaru spearmen = 1.0; from {how}{margin}).")
+                            f"(one block of Ashigaru spearmen = 1.0; from {how}{margin}).{ends}")
 
     def _variants(self, s1: CCState, seat: int, play: str, steps: list[tuple[tuple[Any, ...], str]],
                   cache: dict[tuple[str, Any], float],
@@ -416,6 +441,8 @@ class TurnPlanner(Player):
             d = self._finish_turn(d, seat)
             if not d.is_terminal() and _top(d) == "play":
                 d = self._play_cheap_turn(d, 1 - seat)
+        res = d.result()
+        self._rollout_end = None if res is None else 2 if res.winner is None else 0 if res.winner == seat else 1
         return evaluate(d, seat, self.judge)
 
     def _finish_turn(self, d: CCState, seat: int) -> CCState:
