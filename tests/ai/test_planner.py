@@ -364,17 +364,17 @@ def test_explanation_counts_the_sampled_turns_that_end_the_game(monkeypatch):
                dice="x x x x")
     assert over.is_terminal() and over.result().winner == RED
     p = TurnPlanner(5, weights=WEIGHTS)
-    assert p._rollout(over, RED, []) == WEIGHTS["win"] and p._rollout_end == 0
-    assert p._rollout(over, BLUE, []) == -WEIGHTS["win"] and p._rollout_end == 1
-    assert p._rollout(_win_position(2), RED, []) < WEIGHTS["win"] and p._rollout_end is None
+    assert p._rollout(over, RED, []) == (WEIGHTS["win"], 0)
+    assert p._rollout(over, BLUE, []) == (-WEIGHTS["win"], 1)
+    value, end = p._rollout(_win_position(2), RED, [])
+    assert value < WEIGHTS["win"] and end is None
 
     # two candidates, rollouts in rounds: the first (the chosen: every value ties, the greedy
     # best first) won, lost, then its games go on; the second lost three and drew one
     ends = iter([0, 1, 1, 1, None, 1, None, 2])
 
     def rollout(self, s, seat, steps):
-        self._rollout_end = next(ends)
-        return 0.0
+        return 0.0, next(ends)
 
     monkeypatch.setattr(TurnPlanner, "_rollout", rollout)
     w = {k: v for k, v in WEIGHTS.items() if k != "win_check"}

@@ -418,4 +418,4 @@ def test_explain_shows_a_computer_turn_s_plan_after_the_turn_and_thinking_is_sai
     input_fn, _ = keyboard("play order-three-center", "pass", "order J3", "order L3", "order M2", "end-move",
                            "end-battle")
     run_tui("cc-samurai", None, "human,normal", 3, None, console=con2, input_fn=input_fn)
-    assert "Blue (normal) is thinking (about 2 s a turn)…" in con2.file.getvalue()  # type: ignore[attr-defined]
+    assert "Blue (normal) is thinking (up to 2 s a turn)…" in con2.file.getvalue()  # type: ignore[attr-defined]

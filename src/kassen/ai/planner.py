@@ -143,7 +143,6 @@ class TurnPlanner(Player):
             judge_weights = load_weights(WEIGHTS_FILE.with_name(judge_weights_file))
         self.judge = judge_weights if judge_weights is not None else self.w
         #: how the last rollout ended: None (the game goes on), 0 won, 1 lost, 2 drawn
-        self._rollout_end: int | None = None
         self.battle_samples = battle_samples
         self.card_rollouts = card_rollouts
         self.card_beam = card_beam
@@ -301,9 +300,10 @@ class TurnPlanner(Player):
                     break
                 luck = self.rng.next64() if self.crn else None
                 for i, (_, _, steps) in enumerate(beam):
-                    totals[i] += self._rollout_turn(s, seat, [act for _, act in steps], luck)
-                    if self._rollout_end is not None:
-                        ends[i][self._rollout_end] += 1
+                    value, end = self._rollout_turn(s, seat, [act for _, act in steps], luck)
+                    totals[i] += value
+                    if end is not None:
+                        ends[i][end] += 1
                 done += 1
             judged = sorted(range(len(beam)), key=lambda i: (-totals[i], -beam[i][0]))
             if explain:
@@ -409,9 +409,10 @@ class TurnPlanner(Player):
             best = max(best, evaluate(settle(s1.apply(a), seat, w, self.rng), seat, w))
         return best
 
-    def _rollout_turn(self, s: CCState, seat: int, steps: list[str], luck: int | None = None) -> float:
+    def _rollout_turn(self, s: CCState, seat: int, steps: list[str],
+                      luck: int | None = None) -> tuple[float, int | None]:
         """Play ``steps`` on a fresh determinization of ``s``, then the battle phase with sampled dice
-        (``luck``: the seed of the determinization and of every draw of the rollout)."""
+        (``luck``: the seed of the determinization and of every draw of the rollout): :meth:`_rollout`."""
         self.rollouts_done += 1
         with self._luck(luck):
             return self._rollout(s, seat, steps)
@@ -430,7 +431,10 @@ class TurnPlanner(Player):
         finally:
             self.rng = own
 
-    def _rollout(self, s: CCState, seat: int, steps: list[str]) -> float:
+    def _rollout(self, s: CCState, seat: int, steps: list[str]) -> tuple[float, int | None]:
+        """The judged value for ``seat`` of ``steps`` played on a determinization of ``s`` (with the
+        battles, and with ``reply`` the end of the turn and the opponent's cheap reply), and how the
+        game ended in it: 0 won, 1 lost, 2 drawn, ``None`` not over."""
         d = s.determinize(seat, self.rng)
         for a in steps:
             if d.is_terminal() or a not in d.legal_actions():
@@ -442,8 +446,8 @@ class TurnPlanner(Player):
             if not d.is_terminal() and _top(d) == "play":
                 d = self._play_cheap_turn(d, 1 - seat)
         res = d.result()
-        self._rollout_end = None if res is None else 2 if res.winner is None else 0 if res.winner == seat else 1
-        return evaluate(d, seat, self.judge)
+        end = None if res is None else 2 if res.winner is None else 0 if res.winner == seat else 1
+        return evaluate(d, seat, self.judge), end
 
     def _finish_turn(self, d: CCState, seat: int) -> CCState:
         """The end of ``seat``'s turn by the reaction policy, to the next player's ``play``."""

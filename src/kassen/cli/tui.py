@@ -71,7 +71,7 @@ HELP = """\
 
 
 #: what the thinking line says of a level's time (for games whose spec says ``AISpec.timed``)
-LEVEL_BUDGET: dict[str, str] = {"normal": " (about 2 s a turn)", "hard": " (about 10 s a turn)", "mcts": " (a few s a decision)"}
+LEVEL_BUDGET: dict[str, str] = {"normal": " (up to 2 s a turn)", "hard": " (up to 10 s a turn)", "mcts": " (a few s a decision)"}
 
 
 

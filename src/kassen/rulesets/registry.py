@@ -37,7 +37,7 @@ class AISpec:
     (``None``: the generic levels, greedy and MCTS at budgets to match); ``levels`` its settings
     per level; ``evaluation``, ``endgame`` and ``horizon`` the game's own position evaluation,
     endgame play-out and playout horizon for the look-ahead levels (hooks, or ``None``).
-    ``timed`` says the levels' thinking time is known well enough to be shown (``about 2 s a
+    ``timed`` says the levels' thinking time is known well enough to be shown (``up to 2 s a
     turn``)."""
 
     player: str | None = None

@@ -42,8 +42,8 @@ AI_LEVELS: dict[str, str] = {
     "random": "random moves",
     "easy": "easy",
     "greedy": "greedy, one move ahead",
-    "normal": "normal (about 2 seconds a turn)",
-    "hard": "hard (about 10 seconds a turn)",
+    "normal": "normal (up to 2 seconds a turn)",
+    "hard": "hard (up to 10 seconds a turn)",
     "mcts": "tree search, slow",
 }
 #: event data keys a seat may receive (positions, dice, sides); others (card ids) are dropped
@@ -585,7 +585,7 @@ class GameService:
                 else self._undo_json(live, seat),
                 "ai_thinking": live.ai_running,
                 "ai_plans": list(live.plans),
-                # what the thinking AI is, with how long it may take ("normal (about 2 seconds a turn)")
+                # what the thinking AI is, with how long it may take ("normal (up to 2 seconds a turn)")
                 "ai_level": (None if mover is None or not 0 <= mover < len(live.stored.seat_kinds)
                              else AI_LEVELS.get(live.stored.seat_kinds[mover]) if get(live.game.id).ai.timed
                              else live.stored.seat_kinds[mover]),
