@@ -300,10 +300,10 @@ class TurnPlanner(Player):
                     break
                 luck = self.rng.next64() if self.crn else None
                 for i, (_, _, steps) in enumerate(beam):
-                    value, end = self._rollout_turn(s, seat, [act for _, act in steps], luck)
+                    value, how = self._rollout_turn(s, seat, [act for _, act in steps], luck)
                     totals[i] += value
-                    if end is not None:
-                        ends[i][end] += 1
+                    if how is not None:
+                        ends[i][how] += 1
                 done += 1
             judged = sorted(range(len(beam)), key=lambda i: (-totals[i], -beam[i][0]))
             if explain:
