@@ -224,6 +224,30 @@ def test_vulnerable_counts_the_likeliest_eliminations_next_turn():
     assert features(s, RED, W)["vulnerable"] == 0.0
 
 
+#: Blue's cavalry at N5 is beside Red's Samurai spearmen at P5, two hexes from Red's 1-block bowmen
+PINNED = """
+    [red]
+    pieces = [{ at = "L3", unit = "AB", blocks = 1 }, { at = "P5", unit = "SSp" }]
+    [blue]
+    pieces = [{ at = "N5", unit = "SSpC" }, { at = "B9", unit = "SSp" }]
+"""
+
+
+def test_unit_movement_an_ordered_unit_may_move_in_any_direction_even_out_of_contact():
+    """Phase 3, Unit Movement: "A unit that is ordered may move in any direction": nothing pins the
+    cavalry beside Red's spearmen, it may leave them, move 1 and attack the bowmen (4 dice after a
+    move). With ``contact_reach`` the risks count that attack at this chance; without it (the
+    frozen weights) a unit in contact threatens only what it stands beside."""
+    s = _red_about_to_be_attacked(PINNED)
+    w = _vulnerable(1.0)
+    pinned = features(s, RED, w)["vulnerable"]  # the spearmen beside the cavalry only
+    assert -0.02 < pinned < 0.0  # four dice must hit all four blocks
+    w["contact_reach"] = 0.3
+    moved = dice_count(UNITS["SSpC"], "close", 1, True, 4, s.ter(s.b.parse("L3")), s.ter(s.b.parse("L3")), 0)
+    assert moved == 4
+    assert features(s, RED, w)["vulnerable"] - pinned == pytest.approx(-0.3 * _hit(moved, "SSpC", "AB", "close"))
+
+
 def test_inspired_dice_a_leader_adds_his_die_to_the_attacks_counted():
     # Blue's Samurai spearmen beside Red's 1-block bowmen have a foot Leader with them: with
     # ``inspired_dice`` they roll 5 dice, not 4 ("Leader Inspired Close Combat": 1 Honor & Fortune)

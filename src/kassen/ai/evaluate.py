@@ -42,6 +42,9 @@ Terms (each a difference, ``seat`` minus the opponent):
 * banners handed over (optional ``vulnerable``, 0 by default): the chance that each unit is
   eliminated by the attacks the enemy can make on it next turn, a side's ``vulnerable_units``
   likeliest (default 2), counted like the risks above;
+* reach from contact (optional ``contact_reach``, 0 by default): an enemy unit beside one of
+  ``seat``'s may leave it to attack another within its move (nothing pins it), counted in the
+  risks above with this chance (0: it fights where it stands);
 * inspiration (optional ``inspired_dice``, off by default): the die a Leader adds to a close
   combat of a unit he may inspire, counted in threats, attacks, battle backs and these risks
   while the side holds ``inspire_min_honor`` Honor & Fortune;
@@ -227,7 +230,8 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe],
               elimination: bool = False) -> tuple[float, float, float]:
     """The enemy units (``foes``: :func:`foes_of` the piece's side) that can attack the piece at
     ``h`` (a unit, or a lone Leader) next turn, each counted by the chance it gets there (1 beside
-    it, ``reach_discount`` one move away, 0.8 in range of its missiles), the chance that their
+    it, ``reach_discount`` one move away, 0.8 in range of its missiles; a unit beside one of ours
+    may leave it to attack: ``contact_reach``, optional, 0 by default), the chance that their
     attacks kill the Leader at ``h``, and the chance that they eliminate the unit at ``h`` (each
     attack on the unit's blocks now, independent; 0 for a bodyguard or a lone Leader)."""
     u = s.units.get(h)
@@ -241,6 +245,7 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe],
     stands = 1.0  # the chance the unit at ``h`` survives every attack
     count_unit = elimination and u is not None and tt is not None and not tt.bodyguard
     reach = float(w["reach_discount"])
+    reach_contact = float(w.get("contact_reach", 0.0))
     for e, eu, et, on, contact in foes:
         d = dist[base + e]
         if d > 4:
@@ -252,8 +257,9 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe],
                 and here.cap_into("close", et.cavalry) != 0:
             if d == 1:
                 chance, n = 1.0, dice_count(et, "close", 1, False, eu.blocks, on, here, _inspired(s, e, eu, w))
-            elif d <= 1 + et.battle_move and not contact:
-                chance, n = reach, dice_count(et, "close", 1, True, eu.blocks, here, here, _inspired(s, e, eu, w))
+            elif d <= 1 + et.battle_move and (reach_contact or not contact):
+                chance = reach_contact if contact else reach
+                n = dice_count(et, "close", 1, True, eu.blocks, here, here, _inspired(s, e, eu, w))
         if chance == 0.0 and et.ranged and d >= 2 and d in et.ranged and (tt is None or not tt.bodyguard) \
                 and not contact and on.cap_on("ranged", et.cavalry) != 0:
             chance, kind = 0.8, "ranged"
@@ -445,7 +451,7 @@ def _hand_fit(s: CCState, seat: int, w: Weights) -> float:
 
 
 #: the weights :func:`features` counts linearly (``block.<symbol>``: the entries of ``block``); every
-#: other weight (caps, discounts, ``dragon_cost``, ``overextension_cavalry``, ``exposed_later``,
+#: other weight (caps, discounts, ``contact_reach``, ``dragon_cost``, ``overextension_cavalry``, ``exposed_later``,
 #: ``win``) shapes a feature, and the blocks and banners also value the damage inside threats
 LINEAR = ("block.square", "block.triangle", "block.circle", "block.swords", "ranged_block_bonus",
           "cavalry_block_bonus", "unit_alive", "banner", "banner_near_victory", "honor", "honor_over_cap",
