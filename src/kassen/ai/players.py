@@ -71,7 +71,8 @@ PLANNER_LEVELS: dict[str, dict[str, object]] = {
                "weights_file": "weights_cc_normal.json", "judge_weights_file": "weights_cc_normal_judge.json"},
     # hard: its own weights (Dragon cards held are worth keeping, a close combat's battle back
     # counts against it) and Dragon cards played at a smaller margin: 31 of 40 against mcts at 1 s
-    # a decision, where the same planner without them won 6 of 16 (docs/decisions.md)
+    # a decision, where the same planner without them won 6 of 16 (docs/decisions.md); with the
+    # Leader safety and win-now weights of issue 33 since, 17 of 24 (benchmarks/README.md)
     "hard": {"battle_samples": 16, "card_rollouts": 24, "card_beam": 5, "reply": True,
              "weights_file": "weights_cc_hard.json", "dragon_hold": 0.25},
 }
