@@ -246,6 +246,10 @@ def test_unit_movement_an_ordered_unit_may_move_in_any_direction_even_out_of_con
     moved = dice_count(UNITS["SSpC"], "close", 1, True, 4, s.ter(s.b.parse("L3")), s.ter(s.b.parse("L3")), 0)
     assert moved == 4
     assert features(s, RED, w)["vulnerable"] - pinned == pytest.approx(-0.3 * _hit(moved, "SSpC", "AB", "close"))
+    # normal plans and judges with it, at the chance of a unit one move away
+    for name in ("weights_cc_normal.json", "weights_cc_normal_judge.json"):
+        shipped = load_weights(f"src/kassen/ai/{name}")
+        assert shipped["contact_reach"] == shipped["reach_discount"] == 0.3
 
 
 def test_inspired_dice_a_leader_adds_his_die_to_the_attacks_counted():

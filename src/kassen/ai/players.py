@@ -64,9 +64,9 @@ class LevelPlayer(Player):
 PLANNER_LEVELS: dict[str, dict[str, object]] = {
     # easy: 30% of its orders and moves at random, among those within 1.5 blocks of the best
     "easy": {"battle_samples": 2, "noise": 0.3, "noise_floor": 1.5, "dragon_hold": 0.25},
-    # normal (issue 33): plans with W5 + vulnerable (weights_cc_normal.json) and judges outcomes
-    # with the Texel fit of its own games (weights_cc_normal_judge.json): 132 of 200 against the
-    # frozen normal of e5b1536, 97 of 100 against greedy (benchmarks/README.md)
+    # normal (issue 33): plans with W5 + vulnerable + contact_reach (weights_cc_normal.json) and
+    # judges outcomes with the Texel fit of its own games (weights_cc_normal_judge.json): 135 of 200
+    # against the frozen normal of e5b1536, 100 of 100 against greedy (benchmarks/README.md)
     "normal": {"battle_samples": 8, "card_rollouts": 6, "card_beam": 3, "reply": True, "dragon_hold": 0.25,
                "weights_file": "weights_cc_normal.json", "judge_weights_file": "weights_cc_normal_judge.json"},
     # hard: its own weights (Dragon cards held are worth keeping, a close combat's battle back
