@@ -246,6 +246,7 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe],
     count_unit = elimination and u is not None and tt is not None and not tt.bodyguard
     reach = float(w["reach_discount"])
     reach_contact = float(w.get("contact_reach", 0.0))
+    inspiring = bool(w.get("inspired_dice"))
     for e, eu, et, on, contact in foes:
         d = dist[base + e]
         if d > 4:
@@ -256,10 +257,11 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe],
         if (et.close > 0 or et.dice_per_block) and on.cap_on("close", et.cavalry) != 0 \
                 and here.cap_into("close", et.cavalry) != 0:
             if d == 1:
-                chance, n = 1.0, dice_count(et, "close", 1, False, eu.blocks, on, here, _inspired(s, e, eu, w))
+                chance, n = 1.0, dice_count(et, "close", 1, False, eu.blocks, on, here,
+                                            _inspired(s, e, eu, w) if inspiring else 0)
             elif d <= 1 + et.battle_move and (reach_contact or not contact):
                 chance = reach_contact if contact else reach
-                n = dice_count(et, "close", 1, True, eu.blocks, here, here, _inspired(s, e, eu, w))
+                n = dice_count(et, "close", 1, True, eu.blocks, here, here, _inspired(s, e, eu, w) if inspiring else 0)
         if chance == 0.0 and et.ranged and d >= 2 and d in et.ranged and (tt is None or not tt.bodyguard) \
                 and not contact and on.cap_on("ranged", et.cavalry) != 0:
             chance, kind = 0.8, "ranged"
@@ -281,6 +283,19 @@ def _exposure(s: CCState, h: Hex, w: Weights, foes: list[Foe],
             death = _leader_death(ld.kind, kind, table[0][1], table[min(u.blocks, 4) - 1][1])
         alive *= 1.0 - chance * death
     return attackers, 1.0 - alive, (1.0 - stands) if count_unit else 0.0
+
+
+def _exposed(s: CCState, h: Hex, side: int, w: Weights, contact: set[Hex], foe_lists: list[list[Foe] | None],
+             exposed: dict[Hex, tuple[float, float, float]]) -> tuple[float, float, float]:
+    """:func:`_exposure` of the piece of ``side`` at ``h``: from ``exposed`` when it holds it, else
+    computed against ``foe_lists[side]`` (made on first use)."""
+    got = exposed.get(h)
+    if got is not None:
+        return got
+    fs = foe_lists[side]
+    if fs is None:
+        fs = foe_lists[side] = foes_of(s, side, contact)
+    return _exposure(s, h, w, fs)
 
 
 def _in_contact(s: CCState, h: Hex, side: int) -> bool:
@@ -368,38 +383,37 @@ def win_chance(s: CCState, w: Weights) -> float:
     return float(sum(dist[needed:]))
 
 
-def _threat(s: CCState, h: Hex, w: Weights) -> float:
-    """The best expected damage the unit at ``h`` could deal on its side's next turn."""
-    u = s.units[h]
+def _threat(s: CCState, h: Hex, w: Weights, foes: list[Hex], adjacent: list[Hex]) -> float:
+    """The best expected damage the unit at ``h`` could deal on its side's next turn (``foes``:
+    the hexes of the enemy units, ``adjacent``: those beside it, in board direction order)."""
+    units = s.units
+    u = units[h]
     ut = s.ut(u)
     on = s.ter(h)
     b = s.b
+    dist, base = b.dist, h * b.ncells
     best = 0.0
     adjacent_enemy = False
     insp = _inspired(s, h, u, w)
     if ut.close > 0 or ut.dice_per_block:
         if on.cap_on("close", ut.cavalry) != 0:
-            for n in b.neighbours(h):
-                tu = s.units.get(n)
-                if tu is not None and tu.side != u.side:
-                    adjacent_enemy = True
-                    if s.ter(n).cap_into("close", ut.cavalry) != 0:
-                        best = max(best, expected_damage(s, ut, u.blocks, "close", 1, on, n, False, w, insp))
+            for n in adjacent:
+                adjacent_enemy = True
+                if s.ter(n).cap_into("close", ut.cavalry) != 0:
+                    best = max(best, expected_damage(s, ut, u.blocks, "close", 1, on, n, False, w, insp))
         if ut.battle_move > 0 and not adjacent_enemy:
             # one move, then close combat: a discount for the hexes the move needs
             reach = 1 + ut.battle_move
-            for n in b.within(h, reach):
-                tu = s.units.get(n)
-                if tu is not None and tu.side != u.side and b.distance(h, n) > 1:
+            discount = w["reach_discount"]
+            for n in foes:
+                d = dist[base + n]
+                if 1 < d <= reach:
                     v = expected_damage(s, ut, u.blocks, "close", 1, s.ter(n), n, True, w, insp)
-                    best = max(best, v * w["reach_discount"])
+                    best = max(best, v * discount)
     if ut.ranged and not adjacent_enemy and on.cap_on("ranged", ut.cavalry) != 0:
-        for n in b.within(h, ut.max_range):
-            tu = s.units.get(n)
-            if tu is None or tu.side == u.side or s.ut(tu).bodyguard:
-                continue
-            d = b.distance(h, n)
-            if d < 2 or d not in ut.ranged:
+        for n in foes:
+            d = dist[base + n]
+            if d < 2 or d > ut.max_range or d not in ut.ranged or s.ut(units[n]).bodyguard:
                 continue
             best = max(best, expected_damage(s, ut, u.blocks, "ranged", d, on, n, False, w) * 0.8)
     return best
@@ -510,6 +524,7 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
     units = s.units
     leaders = s.leaders
     b = s.b
+    dist, ncells = b.dist, b.ncells
     enemy_hexes: list[list[Hex]] = [[], []]
     threats: list[list[float]] = [[], []]
     alone: list[Hex] = []  # units with no friendly piece beside them
@@ -518,6 +533,8 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
         enemy_hexes[1 - u.side].append(h)
     engage_cap = w["engage_cap"]
     engaged = 0.0  # the capped distances of ``seat``'s units to their nearest enemy
+    # the per-unit sums, kept as locals (``f`` gets them after the loop)
+    ranged_blocks = cavalry_blocks = alive = support = commanders = attached = 0.0
     damage = 0  # blocks lost by the units on the table
     for h, u in units.items():
         ut = s.ut(u)
@@ -525,32 +542,48 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
         key = "block." + ut.symbol
         f[key] = f.get(key, 0.0) + sg * u.blocks
         if ut.ranged:
-            f["ranged_block_bonus"] += sg * u.blocks
+            ranged_blocks += sg * u.blocks
         if ut.cavalry:
-            f["cavalry_block_bonus"] += sg * u.blocks
-        f["unit_alive"] += sg
+            cavalry_blocks += sg * u.blocks
+        alive += sg
         damage += ut.blocks - u.blocks
         friends = 0
-        for n in b.neighbours(h):
+        adjacent: list[Hex] = []
+        for n in b.nbrs[h]:
             fu = units.get(n)
             if fu is not None and fu.side != u.side:
                 contact.add(h)
+                adjacent.append(n)
             elif (fu is not None and fu.side == u.side) or (fu is None and n in leaders and leaders[n].side == u.side):
                 friends += 1
         if friends >= 2:
-            f["support"] += sg
+            support += sg
         elif friends == 0 and not ut.bodyguard:
             alone.append(h)
         ld = leaders.get(h)
         if ld is not None and ld.side == u.side:
-            f["commander" if ld.kind == "commander" else "leader_attached"] += sg
-        threats[u.side].append(_threat(s, h, w))
+            if ld.kind == "commander":
+                commanders += sg
+            else:
+                attached += sg
+        foes = enemy_hexes[u.side]
+        threats[u.side].append(_threat(s, h, w, foes, adjacent))
         # engagement (``seat``'s own units only: the enemy closing in is no loss): distance to the
         # nearest enemy unit, capped
-        foes = enemy_hexes[u.side]
         if u.side == seat and foes and not ut.bodyguard:
-            d = min(b.distance(h, e) for e in foes)
+            base = h * ncells
+            d = dist[base + foes[0]]
+            for e in foes:
+                de = dist[base + e]
+                if de < d:
+                    d = de
             engaged += min(d, engage_cap)
+    f["ranged_block_bonus"] = ranged_blocks
+    f["cavalry_block_bonus"] = cavalry_blocks
+    f["unit_alive"] = alive
+    f["support"] = support
+    f["commander"] = commanders
+    f["leader_attached"] = attached
     # a quiet battle presses harder: past ``engage_grace`` turns, each turn in which no banner
     # (``engage_per_banner`` turns each) and no block (``engage_per_block``) was taken adds
     # ``engage_stall`` of the distance, up to ``engage_stall_cap`` times it (issue 33: a
@@ -569,13 +602,19 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
     if "leader_risk" in w or "lone_leader_risk" in w or "overextension" in w or "vulnerable" in w:
         later = float(w.get("exposed_later", 0.5))
         foe_lists: list[list[Foe] | None] = [None, None]
+        # with ``vulnerable``, every unit's exposure once (its Leader's and its own risks read it too)
+        exposed: dict[Hex, tuple[float, float, float]] = {}
+        if "vulnerable" in w:
+            for side in (0, 1):
+                all_foes = foes_of(s, side, contact)
+                foe_lists[side] = all_foes
+                for h, u in units.items():
+                    if u.side == side:
+                        exposed[h] = _exposure(s, h, w, all_foes, True)
         for h, ld in leaders.items():
             if h in units and units[h].side != ld.side:
                 continue
-            fs = foe_lists[ld.side]
-            if fs is None:
-                fs = foe_lists[ld.side] = foes_of(s, ld.side, contact)
-            death = _exposure(s, h, w, fs)[1]
+            death = _exposed(s, h, ld.side, w, contact, foe_lists, exposed)[1]
             if death:
                 share = later if ld.side == next_side else 1.0
                 lone = h not in units
@@ -585,10 +624,7 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
             over_cav = float(w.get("overextension_cavalry", 0.0))
             for h in alone:
                 u = units[h]
-                fs = foe_lists[u.side]
-                if fs is None:
-                    fs = foe_lists[u.side] = foes_of(s, u.side, contact)
-                k = _exposure(s, h, w, fs)[0]
+                k = _exposed(s, h, u.side, w, contact, foe_lists, exposed)[0]
                 if k > 1.0:
                     share = later if u.side == next_side else 1.0
                     cav = 1.0 + over_cav if s.ut(u).cavalry else 1.0
@@ -598,11 +634,7 @@ def features(s: CCState, seat: int, w: Weights) -> dict[str, float]:
             # turn, its ``vulnerable_units`` likeliest (the enemy orders a few units a turn)
             top_k = int(w.get("vulnerable_units", 2))
             for side in (0, 1):
-                fs = foe_lists[side]
-                if fs is None:
-                    fs = foe_lists[side] = foes_of(s, side, contact)
-                chances = sorted((_exposure(s, h, w, fs, True)[2] for h, u in units.items() if u.side == side),
-                                 reverse=True)[:top_k]
+                chances = sorted((exposed[h][2] for h, u in units.items() if u.side == side), reverse=True)[:top_k]
                 share = later if side == next_side else 1.0
                 f["vulnerable"] -= sign[side] * share * sum(chances)
     # a side orders a few units a turn: its best ``threat_units`` threats count (0: all of them)
