@@ -35,7 +35,9 @@ from ai_strength import Timed  # noqa: E402  (benchmarks/ is not a package)
 
 def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
     """``make_player(label)``, or ``level+key=value+...``: that level's planner (for An Honourable
-    Victory! and the clan card game: its :class:`~kassen.ai.lookahead.HalvingPlayer`) with settings changed."""
+    Victory! and the clan card game: its :class:`~kassen.ai.lookahead.HalvingPlayer`) with settings changed;
+    for C&C, ``w.<weight>=<value>`` changes one of the weights it plans with (and judges with, unless the
+    level judges with its own file): ``hard+w.contact_reach=0.3``."""
     if label.startswith("plansearch@"):
         from ai_strength import plansearch  # benchmarks/ is on sys.path when a script here runs
 
@@ -58,18 +60,25 @@ def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
         spec = get(game)
         player = halving_level(replace(spec, ai=replace(spec.ai, levels={label: settings})), label, seed)
         return player
-    from kassen.ai.evaluate import load_weights
+    from kassen.ai.evaluate import WEIGHTS_FILE, load_weights
     from kassen.ai.planner import TurnPlanner
     from kassen.ai.players import PLANNER_LEVELS
 
     level, *pairs = label.split("+")
     kwargs: dict[str, Any] = dict(PLANNER_LEVELS[level])
+    changed: dict[str, float] = {}  # ``w.<weight>=<value>``: one planning weight changed
     for pair in pairs:
         key, _, value = pair.partition("=")
         if key in ("weights", "judge_weights"):
             kwargs[key] = load_weights(value)
+        elif key.startswith("w."):
+            changed[key[2:]] = float(value)
         else:
             kwargs[key] = float(value) if "." in value else int(value)
+    if changed:
+        weights = kwargs.get("weights") or load_weights(WEIGHTS_FILE.with_name(str(kwargs.get("weights_file")
+                                                                                  or WEIGHTS_FILE.name)))
+        kwargs["weights"] = {**weights, **changed}
     return TurnPlanner(seed, name=label, **kwargs)
 
 

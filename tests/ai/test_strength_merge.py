@@ -122,3 +122,17 @@ def test_merge_counts_every_pairing_and_reads_merged_files_that_name_no_game(tmp
     assert [(p["pairing"], p["games"]) for p in json.loads(out.read_text())["pairings"]] == [("normal vs greedy", 3)]
     with pytest.raises(SystemExit, match="no game of .*m.json has a seed in 100-199"):
         ai_strength.merge([str(tmp_path / "m.json")], str(out), check=False, seeds=(100, 199))
+
+
+def test_a_label_changes_one_planning_weight_of_a_level() -> None:
+    import strength
+
+    from kassen.ai.evaluate import WEIGHTS_FILE, load_weights
+
+    shipped = load_weights(WEIGHTS_FILE.with_name("weights_cc_hard.json"))
+    player = strength.make("hard+w.contact_reach=0.3", 0)
+    assert player.w == {**shipped, "contact_reach": 0.3}  # type: ignore[attr-defined]
+    assert player.judge is player.w  # type: ignore[attr-defined]  (hard judges with its planning weights)
+    normal = strength.make("normal+w.vulnerable=1.5", 0)
+    assert normal.w["vulnerable"] == 1.5  # type: ignore[attr-defined]
+    assert normal.judge == load_weights(WEIGHTS_FILE.with_name("weights_cc_normal_judge.json"))  # type: ignore[attr-defined]
