@@ -60,7 +60,7 @@ def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
         spec = get(game)
         player = halving_level(replace(spec, ai=replace(spec.ai, levels={label: settings})), label, seed)
         return player
-    from kassen.ai.evaluate import WEIGHTS_FILE, load_weights
+    from kassen.ai.evaluate import load_weights
     from kassen.ai.planner import TurnPlanner
     from kassen.ai.players import PLANNER_LEVELS
 
@@ -75,11 +75,13 @@ def make(label: str, seed: int, game: str = "cc-samurai") -> Player:
             changed[key[2:]] = float(value)
         else:
             kwargs[key] = float(value) if "." in value else int(value)
-    if changed:
-        weights = kwargs.get("weights") or load_weights(WEIGHTS_FILE.with_name(str(kwargs.get("weights_file")
-                                                                                  or WEIGHTS_FILE.name)))
-        kwargs["weights"] = {**weights, **changed}
-    return TurnPlanner(seed, name=label, **kwargs)
+    player = TurnPlanner(seed, name=label, **kwargs)
+    if changed:  # on the weights the planner read (its level's file, or ``weights=``)
+        weights = {**player.w, **changed}
+        if player.judge is player.w:
+            player.judge = weights
+        player.w = weights
+    return player
 
 
 def play_game(spec: GameSpec) -> dict[str, Any]:
