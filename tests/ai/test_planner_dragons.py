@@ -59,3 +59,56 @@ def test_the_dragon_choice_does_not_see_the_opponents_hand_the_decks_or_the_dice
         a, b = planner(7), planner(7)
         assert a.choose(s, BLUE) == b.choose(other, BLUE)
         assert a.dragon_work == b.dragon_work
+
+
+#: Red's spearmen leave Blue's M4 at 1 block and O4 at 3 of 4; Blue holds Physician
+WOUNDED = """
+    [red]
+    pieces = [{ at = "L3", unit = "SSp" }, { at = "N3", unit = "SSp" }]
+    [blue]
+    pieces = [{ at = "M4", unit = "ASp" }, { at = "O4", unit = "ASp" }, { at = "M8", unit = "AB" }]
+"""
+
+
+def _physician_window():
+    from tests.rulesets.cc_samurai.test_dragon_cards import finish_turn
+
+    s = position(WOUNDED, blue_dragons=["physician"])
+    s = act(s, "play order-three-center", "order L3", "order N3", "end-move")
+    s = act(s, "attack L3 M4", dice="t t t c")
+    s = act(s, "no-battle-back")
+    s = act(s, "attack N3 O4", dice="t c c c")
+    s = act(s, "no-battle-back") if "no-battle-back" in s.legal_actions() else s
+    s = act(finish_turn(s), "play order-three-center")
+    assert (unit(s, "M4").blocks, unit(s, "O4").blocks) == (1, 3)
+    assert s.legal_actions() == ["dragon physician M4", "dragon physician O4", "pass"]
+    return s
+
+
+def test_a_dragon_window_plays_no_more_continuations_than_its_budget():
+    s = _physician_window()
+    for seed in (1, 2, 3):
+        full = TurnPlanner(seed, battle_samples=2, card_rollouts=0, dragon_samples=2)
+        full.choose(s, BLUE)
+        assert full.dragon_work == 3 * 2  # not playing, and each of the two targets, 2 samples each
+        capped = TurnPlanner(seed, battle_samples=2, card_rollouts=0, dragon_samples=2, dragon_budget=4)
+        assert capped.choose(s, BLUE) in s.legal_actions()
+        assert capped.dragon_work == 4  # not playing and the one target the shortlist keeps
+
+
+def test_the_dragon_shortlist_keeps_the_action_best_right_after_it():
+    # healing the unit left at 1 block beside two enemy units is worth more than the one at 3 of 4
+    s = _physician_window()
+    p = TurnPlanner(1, dragon_samples=2, dragon_budget=4, weights_file="weights_cc_normal.json")
+    assert p._shortlist(s, BLUE, ["dragon physician M4", "dragon physician O4"]) == ["dragon physician M4"]
+    assert p.dragon_work == 0  # the shortlist plays no continuation
+
+
+def test_a_window_within_the_dragon_budget_is_judged_as_without_one():
+    s = _physician_window()
+    for seed in (1, 2, 3):
+        free = TurnPlanner(seed, battle_samples=2, card_rollouts=0, dragon_samples=2)
+        roomy = TurnPlanner(seed, battle_samples=2, card_rollouts=0, dragon_samples=2, dragon_budget=6)
+        assert free.choose(s, BLUE) == roomy.choose(s, BLUE)
+        assert free.dragon_work == roomy.dragon_work == 6
+        assert free.rng.next64() == roomy.rng.next64()  # the same draws: the same game from here on
