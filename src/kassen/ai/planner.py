@@ -29,9 +29,7 @@ rules leave a real choice (retreat hexes, which unit loses a block).
 actions; with ``dragons`` on) each playable card and the reaction policy's own answer
 are each tried on ``dragon_samples`` determinizations: the action, the reactions it
 calls for, the rest of the turn as the planner plays it without rollouts, then the
-evaluation (which counts the Honor & Fortune the card costs). With ``dragon_budget``,
-a window that offers more actions than that many continuations allow plays them only
-for the best few by the position right after the action. A card is played when
+evaluation (which counts the Honor & Fortune the card costs). A card is played when
 it beats not playing it by more than ``dragon_hold`` blocks, the worth of keeping the
 card for a better window. Inside rollouts :func:`react` plays no Dragon card (speed).
 
@@ -120,7 +118,6 @@ class TurnPlanner(Player):
     of an attack, a Dragon card's continuation), while the greedy orders and moves keep ``weights``
     (e.g. a fit that predicts the winner better but would not drive the planner to fight);
     ``judge_weights_file``: such weights from a file beside :file:`weights_cc.json` (``judge_weights`` wins).
-    ``dragon_budget``: the most continuations a Dragon window plays (0: no cap; see :meth:`_shortlist`).
     """
 
     name = "normal"
@@ -130,12 +127,10 @@ class TurnPlanner(Player):
                  reply: bool = False, dragons: int = 1, dragon_samples: int = 4, dragon_hold: float = 0.5,
                  variants: int = 0, crn: int = 0, reply_cards: int = 2, weights_file: str | None = None,
                  noise_floor: float | None = None, battle_crn: int = 0, name: str | None = None,
-                 judge_weights: Weights | None = None, judge_weights_file: str | None = None,
-                 dragon_budget: int = 0) -> None:
+                 judge_weights: Weights | None = None, judge_weights_file: str | None = None) -> None:
         self.rng = Rng(seed)
         self.dragons = bool(dragons)
         self.dragon_samples = dragon_samples
-        self.dragon_budget = dragon_budget
         self.dragon_hold = dragon_hold
         #: continuations played to judge Dragon cards, at the last window and in all (counted work)
         self.dragon_work = 0
@@ -214,26 +209,9 @@ class TurnPlanner(Player):
         if not rest:
             return plays[0]
         base = react(state.determinize(seat, self.rng), seat, rest, self.w, self.rng)
-        plays = self._shortlist(state, seat, plays)
         values = {a: self._dragon_value(state, seat, a) for a in [base, *plays]}
         best = max(plays, key=lambda a: values[a])
         return best if values[best] > values[base] + self.dragon_hold else base
-
-    def _shortlist(self, state: CCState, seat: int, plays: list[str]) -> list[str]:
-        """The Dragon actions whose continuations are played: all of them, unless that would take
-        more than ``dragon_budget`` continuations (Turncoat against any of nine units, say). Then
-        the ``dragon_budget // dragon_samples - 1`` best by the position right after the action
-        (reactions settled, no rest of the turn; ``dragon_samples`` determinizations shared by
-        every action, so each is judged on the same dice), the first listed first on a tie."""
-        keep = self.dragon_budget // self.dragon_samples - 1
-        if not self.dragon_budget or len(plays) <= keep:
-            return plays
-        score = dict.fromkeys(plays, 0.0)
-        for _ in range(self.dragon_samples):
-            det = state.determinize(seat, self.rng)
-            for a in plays:
-                score[a] += evaluate(settle(det.apply(a), seat, self.w, self.rng), seat, self.judge)
-        return sorted(plays, key=lambda a: -score[a])[: max(1, keep)]
 
     def _dragon_value(self, state: CCState, seat: int, action: str) -> float:
         total = 0.0
